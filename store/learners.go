@@ -1,0 +1,63 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Learner is one anonymous user of the course, known by the id in their cookie.
+type Learner struct {
+	ID        string
+	CreatedAt time.Time
+	// TimeZone is an IANA name reported by the learner's browser; "UTC" until then.
+	TimeZone string
+}
+
+// EnsureLearner creates the learner with this id if it does not exist yet and
+// returns it. It is safe to call on every request that needs a learner row.
+func (s *Store) EnsureLearner(ctx context.Context, id string, now time.Time) (Learner, error) {
+	if id == "" {
+		return Learner{}, errors.New("store: ensure learner: empty id")
+	}
+	if _, err := s.db.ExecContext(ctx,
+		"INSERT INTO learners (id, created_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING",
+		id, formatTime(now)); err != nil {
+		return Learner{}, fmt.Errorf("store: ensure learner: %w", err)
+	}
+	return s.FindLearner(ctx, id)
+}
+
+// FindLearner returns the learner with this id, or an error wrapping
+// ErrNotFound.
+func (s *Store) FindLearner(ctx context.Context, id string) (Learner, error) {
+	var l Learner
+	var created string
+	err := s.db.QueryRowContext(ctx, "SELECT id, created_at, time_zone FROM learners WHERE id = ?", id).
+		Scan(&l.ID, &created, &l.TimeZone)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Learner{}, fmt.Errorf("store: find learner %q: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Learner{}, fmt.Errorf("store: find learner %q: %w", id, err)
+	}
+	if l.CreatedAt, err = parseTime(created); err != nil {
+		return Learner{}, fmt.Errorf("store: find learner %q: %w", id, err)
+	}
+	return l, nil
+}
+
+// SetTimeZone records the learner's IANA time zone name. The caller validates
+// the name; the store keeps what it is given.
+func (s *Store) SetTimeZone(ctx context.Context, learnerID, zone string) error {
+	res, err := s.db.ExecContext(ctx, "UPDATE learners SET time_zone = ? WHERE id = ?", zone, learnerID)
+	if err != nil {
+		return fmt.Errorf("store: set time zone: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("store: set time zone for %q: %w", learnerID, ErrNotFound)
+	}
+	return nil
+}

@@ -1,0 +1,81 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// LessonProgress is what one learner has done with one lesson.
+type LessonProgress struct {
+	LessonSlug  string
+	OpenedAt    time.Time
+	CompletedAt time.Time // zero while the lesson is not completed
+}
+
+// Completed reports whether the lesson has been completed.
+func (p LessonProgress) Completed() bool { return !p.CompletedAt.IsZero() }
+
+// MarkLessonOpened records that the learner opened the lesson. Only the first
+// opening is kept.
+func (s *Store) MarkLessonOpened(ctx context.Context, learnerID, slug string, now time.Time) error {
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO lesson_progress (learner_id, lesson_slug, opened_at)
+		VALUES (?, ?, ?) ON CONFLICT (learner_id, lesson_slug) DO NOTHING`,
+		learnerID, slug, formatTime(now)); err != nil {
+		return fmt.Errorf("store: mark lesson %q opened: %w", slug, err)
+	}
+	return nil
+}
+
+// MarkLessonCompleted records that the learner completed the lesson, opening
+// it too if needed. Only the first completion is kept.
+func (s *Store) MarkLessonCompleted(ctx context.Context, learnerID, slug string, now time.Time) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		return markLessonCompleted(ctx, tx, learnerID, slug, now)
+	})
+}
+
+func markLessonCompleted(ctx context.Context, tx *sql.Tx, learnerID, slug string, now time.Time) error {
+	t := formatTime(now)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO lesson_progress (learner_id, lesson_slug, opened_at, completed_at)
+		VALUES (?, ?, ?, ?) ON CONFLICT (learner_id, lesson_slug)
+		DO UPDATE SET completed_at = coalesce(completed_at, excluded.completed_at)`,
+		learnerID, slug, t, t); err != nil {
+		return fmt.Errorf("store: mark lesson %q completed: %w", slug, err)
+	}
+	return nil
+}
+
+// ProgressByLesson returns the learner's progress keyed by lesson slug.
+// Lessons never opened are absent.
+func (s *Store) ProgressByLesson(ctx context.Context, learnerID string) (map[string]LessonProgress, error) {
+	rows, err := s.db.QueryContext(ctx,
+		"SELECT lesson_slug, opened_at, completed_at FROM lesson_progress WHERE learner_id = ?", learnerID)
+	if err != nil {
+		return nil, fmt.Errorf("store: progress: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]LessonProgress{}
+	for rows.Next() {
+		var p LessonProgress
+		var opened string
+		var completed sql.NullString
+		if err := rows.Scan(&p.LessonSlug, &opened, &completed); err != nil {
+			return nil, fmt.Errorf("store: progress: %w", err)
+		}
+		if p.OpenedAt, err = parseTime(opened); err != nil {
+			return nil, fmt.Errorf("store: progress: %w", err)
+		}
+		if completed.Valid {
+			if p.CompletedAt, err = parseTime(completed.String); err != nil {
+				return nil, fmt.Errorf("store: progress: %w", err)
+			}
+		}
+		out[p.LessonSlug] = p
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: progress: %w", err)
+	}
+	return out, nil
+}

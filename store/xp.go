@@ -1,0 +1,91 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Award is one grant of XP. Key names the thing earned (for example
+// "quiz:two-ways-to-fail"); a learner can hold each key once, so posting the
+// same award twice grants it once.
+type Award struct {
+	Key    string
+	Amount int
+	Reason string
+}
+
+// AwardXP grants the award to the learner unless they already hold its key.
+// It reports whether this call granted it.
+func (s *Store) AwardXP(ctx context.Context, learnerID string, a Award, now time.Time) (bool, error) {
+	var granted bool
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		granted, err = awardXP(ctx, tx, learnerID, a, now)
+		return err
+	})
+	return granted, err
+}
+
+// awardXP writes the award inside tx, so that an award and the attempt that
+// earned it commit or roll back together.
+func awardXP(ctx context.Context, tx *sql.Tx, learnerID string, a Award, now time.Time) (bool, error) {
+	if a.Key == "" || a.Amount <= 0 {
+		return false, errors.New("store: award xp: an award needs a key and a positive amount")
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO xp_awards (learner_id, award_key, amount, reason, created_at)
+		VALUES (?, ?, ?, ?, ?) ON CONFLICT (learner_id, award_key) DO NOTHING`,
+		learnerID, a.Key, a.Amount, a.Reason, formatTime(now))
+	if err != nil {
+		return false, fmt.Errorf("store: award xp %q: %w", a.Key, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("store: award xp %q: %w", a.Key, err)
+	}
+	return n == 1, nil
+}
+
+// TotalXP returns the sum of every award the learner holds.
+func (s *Store) TotalXP(ctx context.Context, learnerID string) (int, error) {
+	var total int
+	if err := s.db.QueryRowContext(ctx,
+		"SELECT coalesce(sum(amount), 0) FROM xp_awards WHERE learner_id = ?", learnerID).Scan(&total); err != nil {
+		return 0, fmt.Errorf("store: total xp: %w", err)
+	}
+	return total, nil
+}
+
+// XPEntry is one row of a learner's ledger.
+type XPEntry struct {
+	Award
+	At time.Time
+}
+
+// XPHistory returns the learner's awards, oldest first.
+func (s *Store) XPHistory(ctx context.Context, learnerID string) ([]XPEntry, error) {
+	rows, err := s.db.QueryContext(ctx,
+		"SELECT award_key, amount, reason, created_at FROM xp_awards WHERE learner_id = ? ORDER BY created_at, id", learnerID)
+	if err != nil {
+		return nil, fmt.Errorf("store: xp history: %w", err)
+	}
+	defer rows.Close()
+	var out []XPEntry
+	for rows.Next() {
+		var e XPEntry
+		var at string
+		if err := rows.Scan(&e.Key, &e.Amount, &e.Reason, &at); err != nil {
+			return nil, fmt.Errorf("store: xp history: %w", err)
+		}
+		if e.At, err = parseTime(at); err != nil {
+			return nil, fmt.Errorf("store: xp history: %w", err)
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: xp history: %w", err)
+	}
+	return out, nil
+}
