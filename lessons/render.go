@@ -1,0 +1,215 @@
+package lessons
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"strings"
+
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/yuin/goldmark"
+	highlighting "github.com/yuin/goldmark-highlighting/v2"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// takeawaysHeading is the title of the section shown in the takeaways box.
+const takeawaysHeading = "Key takeaways"
+
+// renderer turns lesson bodies into segments. It is built once per Load.
+type renderer struct {
+	md goldmark.Markdown
+}
+
+func newRenderer() *renderer {
+	md := goldmark.New(
+		goldmark.WithExtensions(
+			extension.GFM,
+			highlighting.NewHighlighting(
+				highlighting.WithFormatOptions(
+					chromahtml.WithClasses(true),
+					chromahtml.ClassPrefix("hl-"),
+				),
+			),
+		),
+		goldmark.WithParserOptions(
+			parser.WithAutoHeadingID(),
+			parser.WithASTTransformers(util.Prioritized(headingAnchors{}, 500)),
+		),
+	)
+	return &renderer{md: md}
+}
+
+// render parses body (which starts on line bodyLine of the file) into l's
+// segments, takeaways and examples.
+func (r *renderer) render(l *Lesson, body []byte, bodyLine int) []Problem {
+	var ps []Problem
+	doc := r.md.Parser().Parse(text.NewReader(body))
+	lineOf := func(offset int) int { return bodyLine + bytes.Count(body[:offset], []byte("\n")) }
+
+	var html bytes.Buffer
+	flush := func() {
+		if html.Len() > 0 {
+			l.Segments = append(l.Segments, Segment{HTML: template.HTML(html.String())})
+			html.Reset()
+		}
+	}
+	inTakeaways := false
+	var takeaways bytes.Buffer
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if h, ok := n.(*ast.Heading); ok && h.Level <= 2 {
+			inTakeaways = h.Level == 2 && strings.TrimSpace(string(nodeText(h, body))) == takeawaysHeading
+			if inTakeaways {
+				continue
+			}
+		}
+		if fence, ok := n.(*ast.FencedCodeBlock); ok {
+			info := fenceInfo(fence, body)
+			line := lineOf(fenceStart(fence, body))
+			if len(info) > 0 && widgetKinds[info[0]] {
+				if inTakeaways {
+					ps = append(ps, Problem{File: l.File, Line: line, Message: fmt.Sprintf("a %s block cannot stand in the %q section: move it above that heading", info[0], takeawaysHeading)})
+					continue
+				}
+				w, wps := decodeWidget(l.File, info[0], fenceBody(fence, body), line)
+				ps = append(ps, wps...)
+				if w != nil {
+					flush()
+					l.Segments = append(l.Segments, Segment{Widget: w})
+				}
+				continue
+			}
+			ex, eps := codeExample(l.File, info, fence, body, line)
+			ps = append(ps, eps...)
+			l.Examples = append(l.Examples, ex)
+		}
+		out := &html
+		if inTakeaways {
+			out = &takeaways
+		}
+		if err := r.md.Renderer().Render(out, body, n); err != nil {
+			ps = append(ps, Problem{File: l.File, Line: lineOf(nodeStart(n, body)), Message: fmt.Sprintf("cannot render this part: %v", err)})
+		}
+	}
+	flush()
+	l.Takeaways = template.HTML(takeaways.String())
+	if takeaways.Len() == 0 {
+		ps = append(ps, Problem{File: l.File, Line: bodyLine, Message: fmt.Sprintf("missing takeaways: end the lesson with a section \"## %s\" holding a short bullet list", takeawaysHeading)})
+	}
+	return ps
+}
+
+// codeExample records a plain fenced block and checks its flags. It sets the
+// "linenos" attribute the highlighter reads.
+func codeExample(file string, info []string, fence *ast.FencedCodeBlock, body []byte, line int) (CodeExample, []Problem) {
+	var ps []Problem
+	ex := CodeExample{Code: string(fenceBody(fence, body)), Line: line}
+	if len(info) == 0 {
+		return ex, ps
+	}
+	ex.Language = info[0]
+	for _, flag := range info[1:] {
+		name, value, _ := strings.Cut(flag, "=")
+		switch {
+		case flag == "linenos":
+			fence.SetAttributeString("linenos", true)
+		case name == "mcp" && ex.Language == "json" && value != "":
+			ex.Schema = value
+		default:
+			ps = append(ps, Problem{File: file, Line: line, Message: fmt.Sprintf("unknown flag %q on a %s block: use \"linenos\", or \"mcp=CallToolResult\" (a schema definition) on a json block", flag, ex.Language)})
+		}
+	}
+	return ex, ps
+}
+
+func fenceInfo(f *ast.FencedCodeBlock, src []byte) []string {
+	if f.Info == nil {
+		return nil
+	}
+	return strings.Fields(string(f.Info.Segment.Value(src)))
+}
+
+func fenceBody(f *ast.FencedCodeBlock, src []byte) []byte {
+	var b bytes.Buffer
+	lines := f.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		b.Write(seg.Value(src))
+	}
+	return b.Bytes()
+}
+
+// fenceStart returns the byte offset of the opening fence line.
+func fenceStart(f *ast.FencedCodeBlock, src []byte) int {
+	off := 0
+	if f.Info != nil {
+		off = f.Info.Segment.Start
+	} else if f.Lines().Len() > 0 {
+		off = f.Lines().At(0).Start
+		// The first content line follows the fence line.
+		if i := bytes.LastIndexByte(src[:max(0, off-1)], '\n'); i >= 0 {
+			return i + 1
+		}
+		return 0
+	}
+	return off
+}
+
+// nodeStart returns a byte offset inside the node's first line, or 0.
+func nodeStart(n ast.Node, src []byte) int {
+	for c := n; c != nil; c = c.FirstChild() {
+		if c.Type() == ast.TypeBlock && c.Lines().Len() > 0 {
+			return c.Lines().At(0).Start
+		}
+		if t, ok := c.(*ast.Text); ok {
+			return t.Segment.Start
+		}
+	}
+	return 0
+}
+
+// nodeText returns the plain text of an inline container such as a heading.
+func nodeText(n ast.Node, src []byte) []byte {
+	var b bytes.Buffer
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			if t, ok := c.(*ast.Text); ok {
+				b.Write(t.Segment.Value(src))
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.Bytes()
+}
+
+// headingAnchors adds a self-link to every heading that has an id, so a
+// reader can link to a section.
+type headingAnchors struct{}
+
+func (headingAnchors) Transform(doc *ast.Document, reader text.Reader, _ parser.Context) {
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		h, ok := n.(*ast.Heading)
+		if !entering || !ok {
+			return ast.WalkContinue, nil
+		}
+		id, ok := h.AttributeString("id")
+		if !ok {
+			return ast.WalkSkipChildren, nil
+		}
+		idBytes, _ := id.([]byte)
+		link := ast.NewLink()
+		link.Destination = append([]byte("#"), idBytes...)
+		link.SetAttributeString("class", []byte("anchor"))
+		link.SetAttributeString("aria-hidden", []byte("true"))
+		link.SetAttributeString("tabindex", []byte("-1"))
+		link.AppendChild(link, ast.NewString([]byte("#")))
+		h.AppendChild(h, link)
+		return ast.WalkSkipChildren, nil
+	})
+}
+
+// Compile-time check that the transformer fits goldmark.
+var _ parser.ASTTransformer = headingAnchors{}
