@@ -1,0 +1,483 @@
+package quiz
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// DefaultPassMark is the pass mark of a quiz that does not set pass: 5, as in
+// "5 of 6".
+const DefaultPassMark = 5
+
+// The kinds of quiz question.
+const (
+	// QuestionSingle has options of which exactly one is correct.
+	QuestionSingle = "single"
+	// QuestionMultiple has options of which one or more are correct; the
+	// learner must choose exactly the correct set.
+	QuestionMultiple = "multiple"
+	// QuestionClassify asks for the category of one item.
+	QuestionClassify = "classify"
+	// QuestionAnnotate asks for the four hints of one tool.
+	QuestionAnnotate = "annotate"
+)
+
+// Quiz is the end-of-lesson quiz.
+type Quiz struct {
+	// ID is unique within the lesson.
+	ID string `yaml:"id"`
+	// Pass is the pass mark, the number of right answers needed; nil means
+	// DefaultPassMark. It must lie between 1 and the number of questions.
+	Pass *int `yaml:"pass"`
+	// XP is what the first pass earns; nil means DefaultQuizXP. Zero is
+	// allowed (a practice quiz).
+	XP *int `yaml:"xp"`
+	// Shuffle asks for the questions in an order of their own for each
+	// learner and attempt (see Order). Options are never shuffled: authors
+	// write options such as "both of the above".
+	Shuffle bool `yaml:"shuffle"`
+	// Questions are in authored order; at least one.
+	Questions []Question `yaml:"questions"`
+}
+
+// Question is one quiz question. Which fields apply depends on Kind.
+type Question struct {
+	// ID is unique within the quiz.
+	ID string `yaml:"id"`
+	// Kind is single, multiple, classify or annotate; "" means single.
+	Kind string `yaml:"kind"`
+	// Prompt is the question.
+	Prompt string `yaml:"prompt"`
+
+	// Options, for single and multiple: at least two, each with an
+	// explanation.
+	Options []Option `yaml:"options"`
+
+	// Text, Categories, Answer and Explanation are for classify: the item
+	// to sort, the choices, the right category id and why.
+	Text        string     `yaml:"text"`
+	Categories  []Category `yaml:"categories"`
+	Answer      string     `yaml:"answer"`
+	Explanation string     `yaml:"explanation"`
+
+	// Tool is for annotate: one tool with its key.
+	Tool *Tool `yaml:"tool"`
+}
+
+// Option is one choice of a single or multiple question.
+type Option struct {
+	ID   string `yaml:"id"`
+	Text string `yaml:"text"`
+	// Correct marks a right option.
+	Correct bool `yaml:"correct"`
+	// Explanation says why the option is right or wrong; shown after the
+	// attempt.
+	Explanation string `yaml:"explanation"`
+}
+
+// Kind returns KindQuiz.
+func (q *Quiz) Kind() string { return KindQuiz }
+
+// WidgetID returns q.ID.
+func (q *Quiz) WidgetID() string { return q.ID }
+
+// PassMark returns the pass mark: Pass, or DefaultPassMark when unset.
+func (q *Quiz) PassMark() int {
+	if q.Pass == nil {
+		return DefaultPassMark
+	}
+	return *q.Pass
+}
+
+// XPValue returns the XP the first pass earns: XP, or DefaultQuizXP when unset.
+func (q *Quiz) XPValue() int {
+	if q.XP == nil {
+		return DefaultQuizXP
+	}
+	return *q.XP
+}
+
+// QuestionByID returns the question with the given id.
+func (q *Quiz) QuestionByID(id string) (*Question, bool) {
+	for i := range q.Questions {
+		if q.Questions[i].ID == id {
+			return &q.Questions[i], true
+		}
+	}
+	return nil, false
+}
+
+// kind returns the question's kind with the default applied.
+func (qn *Question) kind() string {
+	if qn.Kind == "" {
+		return QuestionSingle
+	}
+	return qn.Kind
+}
+
+// Validate reports a pass mark outside 1..len(Questions), a negative XP,
+// duplicate question ids and every problem of every question (see
+// Question.Validate).
+func (q *Quiz) Validate() []Problem {
+	var ps []Problem
+	ps = append(ps, checkID("id", q.ID, "quiz")...)
+	n := len(q.Questions)
+	if n == 0 {
+		ps = append(ps, Problem{Path: "questions", Message: "no questions; list at least one, each with id, kind, prompt and options"})
+	}
+	if pm := q.PassMark(); n > 0 && (pm < 1 || pm > n) {
+		msg := fmt.Sprintf("pass mark %d is outside the %d questions; set pass: to a number from 1 to %d", pm, n, n)
+		if q.Pass == nil {
+			msg = fmt.Sprintf("the default pass mark %d is above the %d questions; set pass: to a number from 1 to %d", pm, n, n)
+		}
+		ps = append(ps, Problem{Path: "pass", Message: msg})
+	}
+	if q.XP != nil && *q.XP < 0 {
+		ps = append(ps, Problem{Path: "xp", Message: fmt.Sprintf("%d is negative; give 0 or more (leave it out for %d)", *q.XP, DefaultQuizXP)})
+	}
+	ids := make([]string, n)
+	for i := range q.Questions {
+		ids[i] = q.Questions[i].ID
+		ps = append(ps, q.Questions[i].validate(indexPath("questions", i))...)
+	}
+	return append(ps, dupIDs("questions", "id", ids)...)
+}
+
+// Validate reports the problems of one question on its own, with paths from
+// the question (used for questions built by ItemQuestion or ToolQuestion).
+func (qn *Question) Validate() []Problem {
+	return qn.validate("")
+}
+
+func (qn *Question) validate(path string) []Problem {
+	var ps []Problem
+	ps = append(ps, checkID(joinPath(path, "id"), qn.ID, "q1")...)
+	ps = append(ps, checkText(joinPath(path, "prompt"), qn.Prompt, "the question")...)
+	unused := func(field string, set bool) {
+		if set {
+			ps = append(ps, Problem{Path: joinPath(path, field), Message: fmt.Sprintf("not used by a %s question; remove it or change kind", qn.kind())})
+		}
+	}
+	switch qn.kind() {
+	case QuestionSingle, QuestionMultiple:
+		ps = append(ps, qn.validateOptions(path)...)
+		unused("text", qn.Text != "")
+		unused("categories", len(qn.Categories) > 0)
+		unused("answer", qn.Answer != "")
+		unused("explanation", qn.Explanation != "")
+		unused("tool", qn.Tool != nil)
+	case QuestionClassify:
+		ps = append(ps, checkText(joinPath(path, "text"), qn.Text, "the item to classify, such as a failure in a sentence")...)
+		ps = append(ps, validateCategories(joinPath(path, "categories"), qn.Categories)...)
+		ps = append(ps, checkAnswer(joinPath(path, "answer"), qn.Answer, qn.Categories)...)
+		ps = append(ps, checkText(joinPath(path, "explanation"), qn.Explanation, "one or two sentences saying why the item belongs in its category")...)
+		unused("options", len(qn.Options) > 0)
+		unused("tool", qn.Tool != nil)
+	case QuestionAnnotate:
+		if qn.Tool == nil {
+			ps = append(ps, Problem{Path: joinPath(path, "tool"), Message: "missing; give tool: with name, description and hints"})
+		} else {
+			ps = append(ps, validateTool(joinPath(path, "tool"), *qn.Tool)...)
+		}
+		unused("options", len(qn.Options) > 0)
+		unused("text", qn.Text != "")
+		unused("categories", len(qn.Categories) > 0)
+		unused("answer", qn.Answer != "")
+		unused("explanation", qn.Explanation != "")
+	default:
+		ps = append(ps, Problem{Path: joinPath(path, "kind"), Message: fmt.Sprintf("unknown kind %q; use single, multiple, classify or annotate", qn.Kind)})
+	}
+	return ps
+}
+
+func (qn *Question) validateOptions(path string) []Problem {
+	var ps []Problem
+	op := joinPath(path, "options")
+	if len(qn.Options) < 2 {
+		ps = append(ps, Problem{Path: op, Message: fmt.Sprintf("%d options; list at least two, each with id, text, explanation and, on the right ones, correct: true", len(qn.Options))})
+	}
+	ids := make([]string, len(qn.Options))
+	correct := 0
+	for i, o := range qn.Options {
+		p := indexPath(op, i)
+		ids[i] = o.ID
+		ps = append(ps, checkID(joinPath(p, "id"), o.ID, string(rune('a'+i%26)))...)
+		ps = append(ps, checkText(joinPath(p, "text"), o.Text, "the option as the learner reads it")...)
+		ps = append(ps, checkText(joinPath(p, "explanation"), o.Explanation, "a sentence saying why this option is right or wrong")...)
+		if o.Correct {
+			correct++
+		}
+	}
+	ps = append(ps, dupIDs(op, "id", ids)...)
+	switch {
+	case correct == 0 && len(qn.Options) > 0:
+		ps = append(ps, Problem{Path: op, Message: "no option is marked correct; add correct: true to the right option"})
+	case correct > 1 && qn.kind() == QuestionSingle:
+		ps = append(ps, Problem{Path: op, Message: fmt.Sprintf("%d options are marked correct in a single-choice question; mark exactly one, or set kind: multiple", correct)})
+	}
+	return ps
+}
+
+// QuizView is what the page shows of a quiz: questions and choices in the
+// order given, no keys and no explanations.
+type QuizView struct {
+	ID       string
+	PassMark int
+	XP       int
+	// Questions are in the order passed to View.
+	Questions []QuestionView
+}
+
+// QuestionView is a question as the page shows it.
+type QuestionView struct {
+	ID     string
+	Kind   string
+	Prompt string
+	// Options, for single and multiple.
+	Options []OptionView
+	// Text and Categories, for classify.
+	Text       string
+	Categories []CategoryView
+	// Tool and Hints, for annotate. The learner's answer for each hint is
+	// HintView.TrueChoice or FalseChoice.
+	Tool  *ToolView
+	Hints []HintView
+}
+
+// OptionView is an option as the page shows it.
+type OptionView struct {
+	ID   string
+	Text string
+}
+
+// View returns the keyless view of one question.
+func (qn *Question) View() QuestionView {
+	v := QuestionView{ID: qn.ID, Kind: qn.kind(), Prompt: qn.Prompt}
+	switch v.Kind {
+	case QuestionSingle, QuestionMultiple:
+		for _, o := range qn.Options {
+			v.Options = append(v.Options, OptionView{ID: o.ID, Text: o.Text})
+		}
+	case QuestionClassify:
+		v.Text = qn.Text
+		v.Categories = categoryViews(qn.Categories)
+	case QuestionAnnotate:
+		if qn.Tool != nil {
+			v.Tool = &ToolView{Name: qn.Tool.Name, Description: qn.Tool.Description}
+		}
+		v.Hints = hintViews()
+	}
+	return v
+}
+
+// View returns the keyless view of the quiz with its questions in the given
+// order of indexes (from Order); a nil order means authored order. Indexes
+// out of range are skipped.
+func (q *Quiz) View(order []int) QuizView {
+	v := QuizView{ID: q.ID, PassMark: q.PassMark(), XP: q.XPValue()}
+	for _, qn := range Arrange(q.Questions, order) {
+		v.Questions = append(v.Questions, qn.View())
+	}
+	return v
+}
+
+// Arrange returns items in the given order of indexes; a nil order returns a
+// copy in the original order. Indexes out of range are skipped.
+func Arrange[T any](items []T, order []int) []T {
+	if order == nil {
+		return slices.Clone(items)
+	}
+	out := make([]T, 0, len(order))
+	for _, i := range order {
+		if i >= 0 && i < len(items) {
+			out = append(out, items[i])
+		}
+	}
+	return out
+}
+
+// QuizAnswers maps a question id to the learner's choices: option ids for
+// single and multiple, one category id for classify, and for annotate one
+// HintChoice value per hint (such as "readOnlyHint=true"). A question left
+// out, or with no choices, is unanswered.
+type QuizAnswers map[string][]string
+
+// HintChoice encodes the learner's value for a hint as an answer to an
+// annotate question: "readOnlyHint=true".
+func HintChoice(h Hint, v bool) string { return string(h) + "=" + strconv.FormatBool(v) }
+
+// ParseHintChoices decodes HintChoice values into a map. Values that are not
+// a known hint with true or false are returned in bad.
+func ParseHintChoices(choices []string) (hints map[Hint]bool, bad []string) {
+	hints = map[Hint]bool{}
+	for _, c := range choices {
+		name, val, _ := strings.Cut(c, "=")
+		b, err := strconv.ParseBool(val)
+		h := Hint(name)
+		if err != nil || (h != ReadOnlyHint && h != DestructiveHint && h != IdempotentHint && h != OpenWorldHint) {
+			bad = append(bad, c)
+			continue
+		}
+		hints[h] = b
+	}
+	return hints, bad
+}
+
+// QuizResult is the verdict on a quiz attempt.
+type QuizResult struct {
+	// Questions are in authored order; use Arrange with the attempt's
+	// order to show them as the learner saw them.
+	Questions []QuestionFeedback
+	// Score counts right questions out of Total.
+	Score, Total int
+	PassMark     int
+	Passed       bool
+	// Missed lists the ids of wrong or unanswered questions, which enter
+	// the review queue.
+	Missed []string
+}
+
+// QuestionFeedback is the verdict on one question.
+type QuestionFeedback struct {
+	ID     string
+	Kind   string
+	Prompt string
+	Right  bool
+	// Message says right, wrong or not answered, in a sentence.
+	Message string
+	// Options, for single, multiple and (as categories) classify: every
+	// choice with whether it was chosen, whether it is correct and its
+	// explanation.
+	Options []OptionFeedback
+	// Text and Explanation, for classify: the item and why.
+	Text        string
+	Explanation string
+	// Tool and Hints, for annotate.
+	Tool  *ToolView
+	Hints []HintFeedback
+}
+
+// OptionFeedback is one choice after the attempt.
+type OptionFeedback struct {
+	ID          string
+	Text        string
+	Chosen      bool
+	Correct     bool
+	Explanation string
+}
+
+// GradeQuiz grades every question of q. The attempt passes when Score reaches
+// the pass mark.
+func GradeQuiz(q *Quiz, answers QuizAnswers) QuizResult {
+	r := QuizResult{Total: len(q.Questions), PassMark: q.PassMark()}
+	for i := range q.Questions {
+		qn := &q.Questions[i]
+		f := GradeQuestion(qn, answers[qn.ID])
+		if f.Right {
+			r.Score++
+		} else {
+			r.Missed = append(r.Missed, qn.ID)
+		}
+		r.Questions = append(r.Questions, f)
+	}
+	r.Passed = r.Total > 0 && r.Score >= r.PassMark
+	return r
+}
+
+// GradeQuestion grades one question against the learner's choices (see
+// QuizAnswers). It serves the quiz and the review queue alike.
+//
+// single: right when exactly the correct option is chosen. multiple: right
+// when exactly the correct set is chosen. classify: right when the one choice
+// is the answer. annotate: right when every hint that matters is right.
+// Choices naming no option are wrong; no choices at all is unanswered, which
+// is wrong.
+func GradeQuestion(qn *Question, choices []string) QuestionFeedback {
+	f := QuestionFeedback{ID: qn.ID, Kind: qn.kind(), Prompt: qn.Prompt}
+	chosen := map[string]bool{}
+	var distinct []string
+	for _, c := range choices {
+		if c != "" && !chosen[c] {
+			chosen[c] = true
+			distinct = append(distinct, c)
+		}
+	}
+	switch f.Kind {
+	case QuestionSingle, QuestionMultiple:
+		known := map[string]bool{}
+		want := 0
+		missedRight, chosenWrong := 0, 0
+		for _, o := range qn.Options {
+			known[o.ID] = true
+			f.Options = append(f.Options, OptionFeedback{ID: o.ID, Text: o.Text, Chosen: chosen[o.ID], Correct: o.Correct, Explanation: o.Explanation})
+			if o.Correct {
+				want++
+				if !chosen[o.ID] {
+					missedRight++
+				}
+			} else if chosen[o.ID] {
+				chosenWrong++
+			}
+		}
+		unknown := 0
+		for _, c := range distinct {
+			if !known[c] {
+				unknown++
+			}
+		}
+		switch {
+		case len(distinct) == 0:
+			f.Message = "Not answered."
+		case unknown > 0:
+			f.Message = "Your answer names an option this question does not have."
+		case f.Kind == QuestionSingle && len(distinct) > 1:
+			f.Message = "Choose one option only."
+		case missedRight == 0 && chosenWrong == 0:
+			f.Right = true
+			f.Message = "Right."
+		case f.Kind == QuestionSingle:
+			f.Message = "Not quite: see the right option and why."
+		default:
+			f.Message = fmt.Sprintf("Not quite: %d of the %d right options chosen, and %d wrong.", want-missedRight, want, chosenWrong)
+		}
+	case QuestionClassify:
+		f.Text, f.Explanation = qn.Text, qn.Explanation
+		for _, c := range qn.Categories {
+			f.Options = append(f.Options, OptionFeedback{ID: c.ID, Text: c.Label, Chosen: chosen[c.ID], Correct: c.ID == qn.Answer})
+		}
+		given := ""
+		if len(distinct) == 1 {
+			given = distinct[0]
+		}
+		it := gradeCategory(qn.ID, qn.Text, qn.Categories, qn.Answer, given)
+		f.Right, f.Message = it.Right, it.Message
+		if len(distinct) > 1 {
+			f.Right, f.Message = false, "Choose one category only."
+		}
+	case QuestionAnnotate:
+		if qn.Tool == nil {
+			f.Message = "This question has no tool."
+			break
+		}
+		f.Tool = &ToolView{Name: qn.Tool.Name, Description: qn.Tool.Description}
+		hints, bad := ParseHintChoices(distinct)
+		tf := gradeTool(*qn.Tool, hints)
+		f.Hints = tf.Hints
+		switch {
+		case len(distinct) == 0:
+			f.Message = "Not answered."
+		case len(bad) > 0:
+			f.Message = "Your answer names a hint value this question does not have."
+		case tf.Right:
+			f.Right = true
+			f.Message = "Right: every hint that matters is set correctly."
+		default:
+			f.Message = "Not quite: see each hint below."
+		}
+	default:
+		f.Message = fmt.Sprintf("This question has an unknown kind %q.", qn.Kind)
+	}
+	return f
+}
