@@ -136,6 +136,9 @@ func yamlProblems(err error, fallbackLine int) []Problem {
 			p.Line, _ = strconv.Atoi(sm[1])
 			p.Message = sm[2]
 		}
+		if strings.Contains(p.Message, "mapping values are not allowed") {
+			p.Message += " (a plain value may not contain \": \"; put the text in quotes or use a comma)"
+		}
 		if strings.Contains(p.Message, "cannot unmarshal") {
 			p.Message += " (check the value's type: text, a number, true/false, a list or a mapping)"
 		}

@@ -1,0 +1,169 @@
+// Package quiz holds the learning loop's rules: the interactive widgets of a
+// lesson and their grading, the end-of-lesson quiz, XP and levels, streaks,
+// and the spaced-review schedule. Everything here is a pure function of its
+// inputs and of the time it is given; the package imports no other package of
+// the project. web asks it for verdicts, lessons asks it to decode blocks,
+// store keeps what it returns.
+//
+// # Widgets
+//
+// A lesson holds widgets as fenced markdown blocks whose info string names the
+// widget and whose body is YAML. The lessons package parses the body into a
+// yaml.Node and calls Decode, which is strict (an unknown key, such as a
+// misspelt hint, is an error that lists the valid keys) and validates the
+// result. Every Problem has a YAML path such as "questions[2].options", the
+// line inside the body and a message that says what a valid value looks like.
+//
+// Ids (of widgets, items, categories, questions, options) are 1 to 64
+// letters, digits, '-', '_' or '.', so they fit form fields and XP keys.
+//
+// A classify block sorts failures into categories. Each item has its answer
+// (a category id) and an explanation written for that item:
+//
+//	```classify
+//	id: error-kinds
+//	prompt: Which kind of error is each of these?
+//	categories:
+//	  - id: protocol
+//	    label: Protocol error
+//	  - id: execution
+//	    label: Tool execution error
+//	items:
+//	  - id: unknown-tool
+//	    text: The client calls a tool named "serch"; the server has no such tool.
+//	    answer: protocol
+//	    explanation: Finding the tool is the protocol's job, so the server answers with a JSON-RPC error (-32602) instead of a result.
+//	  - id: bad-date
+//	    text: The tool is called with the date "31/02/2026" and cannot parse it.
+//	    answer: execution
+//	    explanation: The tool ran and met bad input; since 2025-11-25 that is a result with isError true, which the model can read and correct.
+//	```
+//
+// An annotate block lists tools; for each the author gives the expected value
+// of the four hints and why. readOnlyHint and openWorldHint are always
+// required; destructiveHint and idempotentHint may be left out of a read-only
+// tool, where they do not matter and any answer is accepted:
+//
+//	```annotate
+//	id: annotate-tools
+//	prompt: Set the four hints for each tool.
+//	tools:
+//	  - name: search_issues
+//	    description: Searches the public issue tracker and returns matching issues.
+//	    hints:
+//	      readOnlyHint:
+//	        value: true
+//	        explanation: It only reads issues; nothing changes.
+//	      openWorldHint:
+//	        value: true
+//	        explanation: The tracker is a service on the internet, full of other people's text.
+//	  - name: remember_fact
+//	    description: Stores a fact in the server's local memory, replacing any fact with the same key.
+//	    hints:
+//	      readOnlyHint:
+//	        value: false
+//	        explanation: It writes to the memory store.
+//	      destructiveHint:
+//	        value: true
+//	        explanation: A fact with the same key is overwritten.
+//	      idempotentHint:
+//	        value: true
+//	        explanation: Storing the same fact under the same key twice leaves the store as after the first call.
+//	      openWorldHint:
+//	        value: false
+//	        explanation: A local memory store is a closed world.
+//	```
+//
+// A quiz block ends the lesson. pass (default 5, as in "5 of 6") must lie
+// between 1 and the number of questions; xp defaults to 50; shuffle asks for
+// a per-learner, per-attempt question order (see Order). Options are never
+// shuffled, so "all of the above" stays last. Question kinds: single (exactly
+// one correct option; kind may be left out), multiple (one or more correct
+// options, the learner must choose exactly those), classify (one item against
+// categories, with one explanation) and annotate (one tool's hints, an
+// explanation per hint). Every option carries an explanation, shown after the
+// attempt:
+//
+//	```quiz
+//	id: quiz
+//	pass: 3
+//	xp: 50
+//	shuffle: true
+//	questions:
+//	  - id: is-error
+//	    kind: single
+//	    prompt: How does a tool report that its upstream API is down?
+//	    options:
+//	      - id: a
+//	        text: A JSON-RPC error with code -32603
+//	        explanation: That is a protocol error; the model would rarely see it or recover.
+//	      - id: b
+//	        text: A result with isError set to true and a message
+//	        correct: true
+//	        explanation: The tool ran and failed, so the failure belongs in the result, where the model can act on it.
+//	  - id: protocol-codes
+//	    kind: multiple
+//	    prompt: Which of these are protocol errors?
+//	    options:
+//	      - id: a
+//	        text: The body is not valid JSON
+//	        correct: true
+//	        explanation: A parse error (-32700) is about the request itself.
+//	      - id: b
+//	        text: The method is unknown
+//	        correct: true
+//	        explanation: Method not found (-32601) is a protocol error.
+//	      - id: c
+//	        text: The weather service times out
+//	        explanation: The tool ran and met an upstream failure, which makes it an execution error.
+//	  - id: expired-handle
+//	    kind: classify
+//	    prompt: Which kind of error?
+//	    text: A call passes a session handle that expired an hour ago.
+//	    categories:
+//	      - id: protocol
+//	        label: Protocol error
+//	      - id: execution
+//	        label: Tool execution error
+//	    answer: execution
+//	    explanation: The model can recover by opening a new session, so the tool says so in an isError result.
+//	  - id: delete-file
+//	    kind: annotate
+//	    prompt: Set the hints for this tool.
+//	    tool:
+//	      name: delete_file
+//	      description: Deletes a file from the project folder.
+//	      hints:
+//	        readOnlyHint: {value: false, explanation: Deleting changes the folder.}
+//	        destructiveHint: {value: true, explanation: The file is gone.}
+//	        idempotentHint: {value: true, explanation: Deleting it again changes nothing more.}
+//	        openWorldHint: {value: false, explanation: The project folder is a closed world.}
+//	```
+//
+// # Keys never reach the page
+//
+// Each widget has a View method returning a struct with the prompt, items,
+// choices, tool names and descriptions and hint defaults, and no field for an
+// answer or an explanation: pages are rendered from views, so a key cannot
+// leak. Grading (GradeClassify, GradeAnnotate, GradeQuiz, GradeQuestion) takes
+// the widget and the learner's answers and returns feedback with, for every
+// item, hint or question, right or wrong, the right answer and the
+// explanation. Unanswered is wrong, with a message saying so.
+//
+// # XP, levels and streaks
+//
+// A quiz earns its XP once, on the first pass (QuizAward); a classify or
+// annotate widget earns WidgetXP on its first fully correct check
+// (WidgetAward); each correct review answer earns ReviewXP (ReviewAward).
+// Every Award has a Key unique per thing earned, so the store's ledger grants
+// it once however often it is posted. Level maps total XP to a level.
+// Streak and Calendar place activities on days in the learner's zone; see
+// Streak for the rule when the zone changes.
+//
+// # Spaced review
+//
+// Every missed quiz question, classify item and annotate tool becomes a review
+// card (MissedCard). Cards are scheduled with FSRS-6 and its default
+// parameters, desired retention 0.9 (see Scheduler). A correct review answer
+// rates Good and a wrong one Again.
+package quiz
