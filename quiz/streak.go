@@ -3,6 +3,7 @@ package quiz
 import (
 	"fmt"
 	"time"
+	_ "time/tzdata" // Zone must work on machines without a zoneinfo database
 )
 
 // Day is a calendar date in the learner's time zone.
