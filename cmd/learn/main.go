@@ -1,0 +1,141 @@
+// Command learn serves the MCP errors course, checks course folders, and
+// runs Python in the sandbox from the command line.
+//
+//	learn serve    run the web app
+//	learn check    validate a course folder
+//
+// Every flag has a LEARN_* environment variable; a flag given on the
+// command line wins over the variable.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+const usage = `learn teaches how MCP servers report failures and describe their tools.
+
+Usage:
+  learn <command> [flags]
+
+Commands:
+  serve   run the web app: the course, quizzes and the Python sandbox
+  check   validate a course folder and print every problem as file:line: message
+
+Run "learn <command> --help" for the flags of a command.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run executes one command and returns the process exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "serve":
+		err = runServe(ctx, args[1:], stdout, stderr)
+	case "check":
+		err = runCheck(ctx, args[1:], stdout, stderr)
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "learn: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		return 2
+	case errors.Is(err, errProblems):
+		return 1
+	default:
+		fmt.Fprintf(stderr, "learn: %v\n", err)
+		return 1
+	}
+}
+
+// errUsage marks a command-line mistake already reported to the user.
+var errUsage = errors.New("usage")
+
+// errProblems marks a check that found problems it already printed.
+var errProblems = errors.New("problems found")
+
+// flagSet returns a flag set whose usage text starts with the summary.
+func flagSet(name, summary string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "%s\n\nUsage:\n  learn %s [flags]\n\nFlags (each also read from the environment variable shown):\n", summary, name)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args, then fills every flag not given on the command
+// line from its LEARN_* environment variable.
+func parseFlags(fs *flag.FlagSet, args []string, env map[string]string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	for name, variable := range env {
+		v, ok := os.LookupEnv(variable)
+		if !ok || given[name] {
+			continue
+		}
+		if err := fs.Set(name, v); err != nil {
+			return fmt.Errorf("environment variable %s=%q: %w", variable, v, err)
+		}
+	}
+	return nil
+}
+
+// envName returns the environment variable for a flag: LEARN_ and the flag
+// name in capitals with hyphens as underscores.
+func envName(flagName string) string {
+	b := []byte("LEARN_")
+	for _, c := range []byte(flagName) {
+		switch {
+		case c == '-':
+			b = append(b, '_')
+		case c >= 'a' && c <= 'z':
+			b = append(b, c-'a'+'A')
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+// withEnv appends the environment variable to each flag's usage line and
+// returns the flag -> variable map for parseFlags.
+func withEnv(fs *flag.FlagSet) map[string]string {
+	env := map[string]string{}
+	fs.VisitAll(func(f *flag.Flag) {
+		env[f.Name] = envName(f.Name)
+		f.Usage += " [" + env[f.Name] + "]"
+	})
+	return env
+}

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"learn/lessons"
+	"learn/static"
+	"learn/store"
+	"learn/web"
+)
+
+// serveConfig is everything "learn serve" is configured with.
+type serveConfig struct {
+	addr     string
+	db       string
+	lessons  string
+	logLevel slog.Level
+	dev      bool
+}
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var cfg serveConfig
+	fs := flagSet("serve", "Run the learn web app: the course, its quizzes and the Python sandbox.", stderr)
+	fs.StringVar(&cfg.addr, "addr", "localhost:8080", "`host:port` to listen on; use :8080 to accept other machines of a classroom")
+	fs.StringVar(&cfg.db, "db", "learn.db", "SQLite database `file`, created if missing")
+	fs.StringVar(&cfg.lessons, "lessons", "", "serve the course in this `folder` instead of the built-in one")
+	fs.TextVar(&cfg.logLevel, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
+	fs.BoolVar(&cfg.dev, "dev", false, "development mode: readable logs, and lessons reload when their files change")
+	if err := parseFlags(fs, args, withEnv(fs)); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "learn serve: unexpected argument %q\n", fs.Arg(0))
+		return errUsage
+	}
+	log := newLogger(stderr, cfg.logLevel, cfg.dev)
+	return serve(ctx, cfg, log, nil)
+}
+
+func newLogger(w io.Writer, level slog.Level, dev bool) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: level}
+	if dev {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+// courseFS returns the course folder to serve.
+func courseFS(dir string) (fs.FS, string) {
+	if dir == "" {
+		return lessons.BuiltIn(), "built-in course"
+	}
+	return os.DirFS(dir), dir
+}
+
+// serve runs the server until ctx is cancelled, then shuts down in reverse
+// order of start. If listening is non-nil it receives the bound address
+// once the server accepts connections (tests use it with port 0).
+func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening chan<- string) error {
+	fsys, courseName := courseFS(cfg.lessons)
+	course, err := lessons.Load(fsys)
+	if err != nil {
+		return fmt.Errorf("load %s:\n%w\nrun \"learn check %s\" after fixing them", courseName, err, cfg.lessons)
+	}
+	log.Info("course loaded", "course", courseName, "lessons", len(course.Lessons))
+
+	st, err := store.Open(ctx, cfg.db)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := st.Close(); err != nil {
+			log.Error("close database", "err", err)
+		}
+	}()
+	key, err := st.Secret(ctx, "cookie-hash-key", 64)
+	if err != nil {
+		return err
+	}
+	highlight, err := lessons.HighlightCSS()
+	if err != nil {
+		return err
+	}
+	assets, err := static.New(map[string][]byte{"highlight.css": highlight})
+	if err != nil {
+		return err
+	}
+	srv, err := web.New(web.Config{Course: course, Store: st, Assets: assets, Logger: log, CookieKey: key})
+	if err != nil {
+		return err
+	}
+	if cfg.dev && cfg.lessons != "" {
+		go watchCourse(ctx, cfg.lessons, srv, log)
+	}
+
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w (is another learn already running? pick another with --addr)", cfg.addr, err)
+	}
+	httpServer := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- httpServer.Serve(ln) }()
+	log.Info("serving", "url", "http://"+ln.Addr().String(), "db", cfg.db)
+	if listening != nil {
+		listening <- ln.Addr().String()
+	}
+
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := httpServer.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
+}
+
+// watchCourse reloads the course when a file in dir changes, keeping the
+// last good course while the folder has problems.
+func watchCourse(ctx context.Context, dir string, srv *web.Server, log *slog.Logger) {
+	last := courseStamp(dir)
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		stamp := courseStamp(dir)
+		if stamp == last {
+			continue
+		}
+		last = stamp
+		course, err := lessons.Load(os.DirFS(dir))
+		if err != nil {
+			log.Warn("course not reloaded: fix these problems", "problems", err.Error())
+			continue
+		}
+		srv.SetCourse(course)
+		log.Info("course reloaded", "lessons", len(course.Lessons))
+	}
+}
+
+// courseStamp summarises the names, sizes and times of the lesson files.
+func courseStamp(dir string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err.Error()
+	}
+	stamp := ""
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil {
+			stamp += fmt.Sprintf("%s:%d:%d;", e.Name(), info.Size(), info.ModTime().UnixNano())
+		}
+	}
+	return stamp
+}
+

@@ -1,0 +1,103 @@
+package web
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/a-h/templ"
+)
+
+// Error is a failure a handler returns: a status, a message safe to show the
+// user, and the cause for the log.
+type Error struct {
+	Status  int
+	Message string
+	Err     error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%d %s: %v", e.Status, e.Message, e.Err)
+	}
+	return fmt.Sprintf("%d %s", e.Status, e.Message)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// notFoundError is the error for a page that does not exist.
+func notFoundError(what string) *Error {
+	return &Error{Status: http.StatusNotFound, Message: what}
+}
+
+// handlerFunc is the shape of every page handler.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// handle adapts a handlerFunc: it maps a returned error to a status and an
+// error page, and logs server failures once.
+func (s *Server) handle(h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r, err := s.identify(w, r)
+		if err == nil {
+			err = h(w, r)
+		}
+		if err == nil {
+			return
+		}
+		var e *Error
+		if !errors.As(err, &e) {
+			e = &Error{Status: http.StatusInternalServerError, Err: err}
+		}
+		if e.Status >= 500 {
+			s.log.ErrorContext(r.Context(), "request failed", slog.String("method", r.Method),
+				slog.String("path", r.URL.Path), slog.Int("status", e.Status), slog.Any("err", err))
+		}
+		s.renderError(w, r, e)
+	})
+}
+
+// renderError writes the error page for e, falling back to plain text if
+// even that fails.
+func (s *Server) renderError(w http.ResponseWriter, r *http.Request, e *Error) {
+	heading, message := http.StatusText(e.Status), e.Message
+	switch {
+	case e.Status == http.StatusNotFound:
+		heading = "Page not found"
+		if message == "" {
+			message = "There is no page at this address. The course home lists every lesson."
+		}
+	case e.Status >= 500:
+		heading = "Something went wrong on our side"
+		if message == "" {
+			message = "The server could not finish this request. Your progress is saved; try again in a moment."
+		}
+	}
+	v := ErrorView{Page: s.page(r, heading, ""), Status: e.Status, Heading: heading, Message: message}
+	var buf bytes.Buffer
+	if err := errorPage(v).Render(r.Context(), &buf); err != nil {
+		s.log.ErrorContext(r.Context(), "render error page", slog.Any("err", err))
+		http.Error(w, heading+": "+message, e.Status)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(e.Status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// render writes a component as a full HTML page with status 200, rendering
+// into a buffer first.
+func render(w http.ResponseWriter, r *http.Request, c templ.Component) error {
+	var buf bytes.Buffer
+	if err := c.Render(r.Context(), &buf); err != nil {
+		return fmt.Errorf("web: render %s: %w", r.URL.Path, err)
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) error {
+	return notFoundError("")
+}

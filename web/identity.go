@@ -1,0 +1,91 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/gorilla/securecookie"
+)
+
+// learnerCookie is the cookie that carries the anonymous learner id.
+const learnerCookie = "learn_learner"
+
+// cookieLifetime is how long a learner cookie lasts without a visit.
+const cookieLifetime = 400 * 24 * time.Hour
+
+// identity signs and checks learner cookies.
+type identity struct {
+	codec *securecookie.SecureCookie
+}
+
+func newIdentity(key []byte) *identity {
+	c := securecookie.New(key, nil)
+	c.MaxAge(int(cookieLifetime / time.Second))
+	return &identity{codec: c}
+}
+
+// learner is who is asking, as far as the cookie tells.
+type learner struct {
+	ID string
+	// Known is true when the request carried a valid cookie: the browser
+	// keeps cookies, so recording progress for it is worthwhile. A first
+	// visit gets a fresh id in a new cookie and nothing is written for it.
+	Known bool
+	badge LearnerBadge
+}
+
+type learnerKey struct{}
+
+// learnerFrom returns the learner the middleware attached, or a zero one.
+func learnerFrom(ctx context.Context) learner {
+	l, _ := ctx.Value(learnerKey{}).(learner)
+	return l
+}
+
+// identify reads the learner cookie, issuing a new one when it is missing or
+// does not verify, and loads the learner's XP for the header.
+func (s *Server) identify(w http.ResponseWriter, r *http.Request) (*http.Request, error) {
+	var l learner
+	if c, err := r.Cookie(learnerCookie); err == nil {
+		if err := s.ids.codec.Decode(learnerCookie, c.Value, &l.ID); err == nil && l.ID != "" {
+			l.Known = true
+		}
+	}
+	if !l.Known {
+		id, err := newLearnerID()
+		if err != nil {
+			return r, err
+		}
+		l.ID = id
+	}
+	// Refresh the cookie on every page so an active learner never expires.
+	value, err := s.ids.codec.Encode(learnerCookie, l.ID)
+	if err != nil {
+		return r, fmt.Errorf("web: sign learner cookie: %w", err)
+	}
+	http.SetCookie(w, &http.Cookie{
+		Name: learnerCookie, Value: value, Path: "/", MaxAge: int(cookieLifetime / time.Second),
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil,
+	})
+	if l.Known {
+		xp, err := s.store.TotalXP(r.Context(), l.ID)
+		if err != nil {
+			return r, err
+		}
+		l.badge.XP = xp
+	}
+	return r.WithContext(context.WithValue(r.Context(), learnerKey{}, l)), nil
+}
+
+// newLearnerID returns 128 random bits as hex.
+func newLearnerID() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("web: new learner id: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}

@@ -1,0 +1,23 @@
+package web
+
+import "net/http"
+
+// routes lists every route of the app in one place.
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /static/", s.assets)
+	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.HandleFunc("GET /readyz", s.readyz)
+
+	mux.Handle("GET /{$}", s.handle(s.homeShow))
+	mux.Handle("GET /lessons/{slug}", s.handle(s.lessonShow))
+	mux.Handle("/", s.handle(s.notFound))
+
+	var h http.Handler = mux
+	h = http.NewCrossOriginProtection().Handler(h)
+	h = s.limitBody(h)
+	h = securityHeaders(h)
+	h = s.recoverPanics(h)
+	h = s.logRequests(h)
+	return h
+}

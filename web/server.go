@@ -1,0 +1,118 @@
+// Package web is the learn server's HTTP face: routes, handlers, middleware
+// and the templ components that draw every page.
+//
+// Handlers have the shape func(w, r) error. One adapter (handle) turns a
+// returned *Error into a status and an error page, logs internal failures
+// once with the request's method and path, and renders every page into a
+// buffer first so that a failed render never sends half a page.
+//
+// The server composes the other packages: it asks lessons for content and
+// store for the learner's progress; it never runs SQL or goldmark itself.
+// Every response carries security headers (a Content-Security-Policy that
+// allows no inline script, nosniff, a same-origin referrer policy, no
+// framing); unsafe cross-origin requests are refused by
+// net/http.CrossOriginProtection; request bodies are capped.
+package web
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"learn/lessons"
+	"learn/static"
+	"learn/store"
+)
+
+// DefaultMaxBodyBytes caps every request body; form posts and code
+// submissions are far smaller.
+const DefaultMaxBodyBytes = 1 << 20
+
+// ReadyCheck reports whether one dependency is ready to serve; a non-nil
+// error says why not.
+type ReadyCheck struct {
+	Name  string
+	Check func(ctx context.Context) error
+}
+
+// Config is what the server is built from. Course, Store and Assets are
+// required.
+type Config struct {
+	Course *lessons.Course
+	Store  *store.Store
+	Assets *static.Assets
+	Logger *slog.Logger
+	// CookieKey signs the learner cookie (32 or 64 random bytes).
+	CookieKey []byte
+	// MaxBodyBytes caps request bodies; 0 means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// Ready lists extra readiness checks for /readyz besides the database.
+	Ready []ReadyCheck
+	// Now returns the current time; nil means time.Now.
+	Now func() time.Time
+}
+
+// Server handles every HTTP request of the app.
+type Server struct {
+	course  atomic.Pointer[lessons.Course]
+	store   *store.Store
+	assets  *static.Assets
+	log     *slog.Logger
+	ids     *identity
+	maxBody int64
+	ready   []ReadyCheck
+	now     func() time.Time
+	handler http.Handler
+}
+
+// New builds a server from cfg.
+func New(cfg Config) (*Server, error) {
+	if cfg.Course == nil || cfg.Store == nil || cfg.Assets == nil {
+		return nil, fmt.Errorf("web: new server: course, store and assets are required")
+	}
+	if len(cfg.CookieKey) < 32 {
+		return nil, fmt.Errorf("web: new server: the cookie key must have at least 32 bytes, got %d", len(cfg.CookieKey))
+	}
+	s := &Server{
+		store:   cfg.Store,
+		assets:  cfg.Assets,
+		log:     cfg.Logger,
+		ids:     newIdentity(cfg.CookieKey),
+		maxBody: cfg.MaxBodyBytes,
+		ready:   cfg.Ready,
+		now:     cfg.Now,
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.maxBody <= 0 {
+		s.maxBody = DefaultMaxBodyBytes
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	s.course.Store(cfg.Course)
+	s.handler = s.routes()
+	return s, nil
+}
+
+// SetCourse replaces the course being served, for reloading in development.
+func (s *Server) SetCourse(c *lessons.Course) { s.course.Store(c) }
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.handler.ServeHTTP(w, r)
+}
+
+// page returns the layout's view model for a page titled title.
+func (s *Server) page(r *http.Request, title, nav string) Page {
+	return Page{
+		Title:      title,
+		Nav:        nav,
+		Stylesheet: []string{s.assets.URL("app.css"), s.assets.URL("highlight.css")},
+		Learner:    learnerFrom(r.Context()).badge,
+	}
+}
