@@ -180,4 +180,3 @@ func courseStamp(dir string) string {
 	}
 	return stamp
 }
-
