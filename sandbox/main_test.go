@@ -1,0 +1,104 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestMain(m *testing.M) {
+	WorkerMain()
+	code := m.Run()
+	closeShared()
+	os.Exit(code)
+}
+
+// repoRoot walks up from the package directory to the directory with go.mod.
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no go.mod above the package directory")
+		}
+		dir = parent
+	}
+}
+
+// testConfig is the default configuration with the repository's
+// interpreter and a compilation cache that outlives the test run. It fails
+// the test if the interpreter is missing.
+func testConfig(t testing.TB) Config {
+	t.Helper()
+	root, err := repoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	cfg.WasmPath = filepath.Join(root, DefaultWasmPath)
+	if _, err := os.Stat(cfg.WasmPath); err != nil {
+		t.Fatalf("the CPython WASI module is missing (%v): run npm ci in %s", err, root)
+	}
+	if dir := os.Getenv("LEARN_SANDBOX_CACHE"); dir != "" {
+		cfg.CacheDir = dir
+	}
+	return cfg
+}
+
+var shared struct {
+	sync.Mutex
+	boxes map[string]*Sandbox
+}
+
+// sharedSandbox returns a warmed sandbox for the named variant, started once
+// per test binary: "workers" (the default config) or "inprocess".
+func sharedSandbox(t testing.TB, variant string) *Sandbox {
+	t.Helper()
+	shared.Lock()
+	defer shared.Unlock()
+	if s := shared.boxes[variant]; s != nil {
+		return s
+	}
+	cfg := testConfig(t)
+	cfg.Timeout = 2 * time.Second
+	cfg.QueueSize = 64
+	switch variant {
+	case "workers":
+	case "inprocess":
+		cfg.InProcess = true
+	default:
+		t.Fatalf("unknown variant %q", variant)
+	}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := s.Warm(ctx, func(msg string) { t.Logf("%s: %s", variant, msg) }); err != nil {
+		t.Fatalf("warm %s: %v", variant, err)
+	}
+	if shared.boxes == nil {
+		shared.boxes = map[string]*Sandbox{}
+	}
+	shared.boxes[variant] = s
+	return s
+}
+
+func closeShared() {
+	shared.Lock()
+	defer shared.Unlock()
+	for _, s := range shared.boxes {
+		_ = s.Close(context.Background())
+	}
+}

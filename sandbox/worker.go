@@ -1,0 +1,449 @@
+package sandbox
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// workerEnv marks a process started as a sandbox worker; workerArg is its
+// argument, so a program that forgot to call WorkerMain fails at once on an
+// unknown command instead of running its normal main a second time.
+const (
+	workerEnv = "LEARN_SANDBOX_WORKER"
+	workerArg = "sandbox-worker"
+)
+
+// WorkerMain turns this process into a sandbox worker and never returns if
+// it was started as one; otherwise it returns at once. A program that uses a
+// Sandbox in worker mode (the default) must call it first thing in main, and
+// its tests in TestMain:
+//
+//	func main() {
+//		sandbox.WorkerMain()
+//		...
+//	}
+func WorkerMain() {
+	if os.Getenv(workerEnv) != "1" {
+		return
+	}
+	os.Exit(serveWorker(os.Stdin, os.Stdout))
+}
+
+// workerMsg goes from the supervisor to a worker: first the engine's
+// configuration, then one request at a time.
+type workerMsg struct {
+	Config *engineConfig
+	ID     uint64
+	Req    *execRequest
+}
+
+// workerEvent goes from a worker to the supervisor.
+type workerEvent struct {
+	Kind    string // ready, fail, pool, started, stdout, done
+	ID      uint64
+	N       int // pool: parked instances
+	Data    []byte
+	Cold    bool
+	Outcome execOutcome
+	Err     string
+}
+
+// serveWorker is the worker's main loop. It runs one request at a time, so a
+// killed worker takes only its own run (and its parked instances) with it.
+func serveWorker(r io.Reader, w io.Writer) int {
+	dec := gob.NewDecoder(bufio.NewReader(r))
+	bw := bufio.NewWriter(w)
+	enc := gob.NewEncoder(bw)
+	var mu sync.Mutex
+	send := func(ev workerEvent) {
+		mu.Lock()
+		defer mu.Unlock()
+		if enc.Encode(ev) == nil {
+			_ = bw.Flush()
+		}
+	}
+	var first workerMsg
+	if err := dec.Decode(&first); err != nil || first.Config == nil {
+		return 2
+	}
+	e, err := openEngine(context.Background(), *first.Config)
+	if err != nil {
+		send(workerEvent{Kind: "fail", Err: err.Error()})
+		return 1
+	}
+	send(workerEvent{Kind: "ready"})
+	e.fill(func(n int) { send(workerEvent{Kind: "pool", N: n}) })
+	for {
+		var m workerMsg
+		if err := dec.Decode(&m); err != nil {
+			// The supervisor closed the pipe or died.
+			_ = e.close(context.Background())
+			return 0
+		}
+		if m.Req == nil {
+			continue
+		}
+		id := m.ID
+		out := e.exec(*m.Req,
+			func(cold bool) { send(workerEvent{Kind: "started", ID: id, Cold: cold}) },
+			func(p []byte) { send(workerEvent{Kind: "stdout", ID: id, Data: p}) })
+		send(workerEvent{Kind: "done", ID: id, Outcome: out})
+		if out.TimedOut || out.Flood {
+			// The guest may still be spinning and nothing here can stop
+			// it: leave, and let the supervisor start a fresh worker.
+			return 3
+		}
+	}
+}
+
+// procPool is the supervisor of the worker processes. Each worker holds a
+// compiled interpreter and its share of the warm pool and runs one
+// submission at a time.
+type procPool struct {
+	cfg     engineConfig
+	timeout time.Duration
+	log     *slog.Logger
+	workers []*worker
+	idle    chan *worker
+	closed  atomic.Bool
+
+	poolMu   sync.Mutex
+	poolCond chan struct{} // closed and replaced when a pool count changes
+}
+
+type worker struct {
+	pp     *procPool
+	id     int
+	target int // this worker's share of the pool
+
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	enc    *gob.Encoder
+	events chan workerEvent // closed when the worker's stdout ends
+	exited chan struct{}    // closed when the process has been reaped
+	parked atomic.Int32
+	seq    uint64
+}
+
+func newProcPool(cfg engineConfig, n int, timeout time.Duration, log *slog.Logger) *procPool {
+	pp := &procPool{cfg: cfg, timeout: timeout, log: log, idle: make(chan *worker, n), poolCond: make(chan struct{})}
+	for i := range n {
+		share := cfg.PoolSize / n
+		if i < cfg.PoolSize%n {
+			share++
+		}
+		pp.workers = append(pp.workers, &worker{pp: pp, id: i, target: share})
+	}
+	return pp
+}
+
+func (pp *procPool) poolChanged() {
+	pp.poolMu.Lock()
+	close(pp.poolCond)
+	pp.poolCond = make(chan struct{})
+	pp.poolMu.Unlock()
+}
+
+func (pp *procPool) parked() int {
+	n := 0
+	for _, w := range pp.workers {
+		n += int(w.parked.Load())
+	}
+	return n
+}
+
+// start starts the workers: the first alone, so that only it compiles when
+// the cache is cold, then the others from the cache.
+func (pp *procPool) start(ctx context.Context, progress func(string)) error {
+	if len(pp.workers) == 0 {
+		return nil
+	}
+	t := time.Now()
+	progress("starting sandbox worker 1 (compiling the interpreter takes about 7 s the first time)")
+	if err := pp.workers[0].spawn(ctx); err != nil {
+		return err
+	}
+	progress(fmt.Sprintf("sandbox worker 1 ready in %v", time.Since(t).Round(time.Millisecond)))
+	errs := make(chan error, len(pp.workers))
+	for _, w := range pp.workers[1:] {
+		go func() { errs <- w.spawn(ctx) }()
+	}
+	var err error
+	for range pp.workers[1:] {
+		err = errors.Join(err, <-errs)
+	}
+	if err != nil {
+		for _, w := range pp.workers {
+			w.kill(nil)
+		}
+		return err
+	}
+	for _, w := range pp.workers {
+		pp.idle <- w
+	}
+	progress(fmt.Sprintf("%d sandbox workers ready", len(pp.workers)))
+	return nil
+}
+
+// waitPool blocks until every worker has its share of the pool parked.
+func (pp *procPool) waitPool(ctx context.Context, progress func(string)) error {
+	last := -1
+	for {
+		pp.poolMu.Lock()
+		ch := pp.poolCond
+		pp.poolMu.Unlock()
+		full := true
+		for _, w := range pp.workers {
+			if int(w.parked.Load()) < w.target {
+				full = false
+			}
+		}
+		if n := pp.parked(); n != last {
+			last = n
+			progress(fmt.Sprintf("warm pool %d/%d", n, pp.cfg.PoolSize))
+		}
+		if full {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// spawn starts the worker's process and waits until its interpreter is
+// compiled.
+func (w *worker) spawn(ctx context.Context) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("sandbox: find own executable for workers: %w", err)
+	}
+	cmd := exec.Command(exe, workerArg)
+	cmd.Env = append(os.Environ(), workerEnv+"=1")
+	cmd.Stderr = &logWriter{log: w.pp.log, worker: w.id}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return fmt.Errorf("sandbox: worker pipe: %w", err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return fmt.Errorf("sandbox: worker pipe: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("sandbox: start worker: %w", err)
+	}
+	w.cmd, w.stdin = cmd, stdin
+	w.enc = gob.NewEncoder(stdin)
+	w.events = make(chan workerEvent, 256)
+	w.exited = make(chan struct{})
+	w.parked.Store(0)
+	events, exited := w.events, w.exited
+	go func() {
+		dec := gob.NewDecoder(bufio.NewReader(stdout))
+		for {
+			var ev workerEvent
+			if err := dec.Decode(&ev); err != nil {
+				break
+			}
+			if ev.Kind == "pool" {
+				w.parked.Store(int32(ev.N))
+				w.pp.poolChanged()
+				continue
+			}
+			events <- ev
+		}
+		close(events)
+		_ = cmd.Wait()
+		w.parked.Store(0)
+		w.pp.poolChanged()
+		close(exited)
+	}()
+	cfg := w.pp.cfg
+	cfg.PoolSize = w.target
+	if err := w.enc.Encode(workerMsg{Config: &cfg}); err != nil {
+		w.kill(nil)
+		return fmt.Errorf("sandbox: configure worker: %w", err)
+	}
+	select {
+	case ev, ok := <-events:
+		switch {
+		case ok && ev.Kind == "ready":
+			return nil
+		case ok && ev.Kind == "fail":
+			w.kill(nil)
+			return errors.New(ev.Err)
+		}
+		w.kill(nil)
+		return fmt.Errorf("sandbox: worker exited before it was ready; does main call sandbox.WorkerMain first?")
+	case <-ctx.Done():
+		w.kill(nil)
+		return ctx.Err()
+	}
+}
+
+// kill ends the worker's process and waits until it is reaped. Events it
+// sent before it died go to keep, if not nil.
+func (w *worker) kill(keep func(workerEvent)) {
+	if w.cmd == nil || w.cmd.Process == nil {
+		return
+	}
+	_ = w.cmd.Process.Kill()
+	for ev := range w.events {
+		if keep != nil {
+			keep(ev)
+		}
+	}
+	<-w.exited
+}
+
+// respawn replaces a killed worker in the background and returns it to the
+// idle list once it is ready.
+func (pp *procPool) respawn(w *worker) {
+	go func() {
+		for !pp.closed.Load() {
+			err := w.spawn(context.Background())
+			if err == nil {
+				pp.idle <- w
+				return
+			}
+			pp.log.Error("sandbox: restart worker", "worker", w.id, "err", err)
+			time.Sleep(time.Second)
+		}
+	}()
+}
+
+// exec runs one request on an idle worker. The worker cannot stop its own
+// guest (see RATIONALE.md), so the deadline is enforced here by killing the
+// worker, which is then replaced in the background.
+func (pp *procPool) exec(ctx context.Context, req execRequest) ([]byte, execOutcome, error) {
+	var w *worker
+	select {
+	case w = <-pp.idle:
+	case <-ctx.Done():
+		return nil, execOutcome{}, ctx.Err()
+	}
+	if pp.closed.Load() {
+		pp.idle <- w
+		return nil, execOutcome{}, ErrClosed
+	}
+	w.seq++
+	id := w.seq
+	if err := w.enc.Encode(workerMsg{ID: id, Req: &req}); err != nil {
+		w.kill(nil)
+		pp.respawn(w)
+		return nil, execOutcome{}, fmt.Errorf("sandbox: send to worker: %w", err)
+	}
+	var stdout bytes.Buffer
+	var out execOutcome
+	// Until the worker says it started the run (it may be starting a cold
+	// interpreter), allow generously; then exactly the run's timeout.
+	timer := time.NewTimer(pp.timeout + 30*time.Second)
+	defer timer.Stop()
+	healthy := false
+loop:
+	for {
+		select {
+		case ev, ok := <-w.events:
+			if !ok {
+				out.ExitCode = -1
+				out.Crash = "sandbox worker exited"
+				break loop
+			}
+			if ev.ID != id {
+				continue
+			}
+			switch ev.Kind {
+			case "started":
+				out.Cold = ev.Cold
+				timer.Reset(pp.timeout)
+			case "stdout":
+				if stdout.Len()+len(ev.Data) <= req.StdoutCap {
+					stdout.Write(ev.Data)
+				}
+			case "done":
+				cold := out.Cold
+				out = ev.Outcome
+				out.Cold = cold
+				healthy = !out.TimedOut && !out.Flood
+				break loop
+			}
+		case <-timer.C:
+			out.TimedOut = true
+			out.ExitCode = -1
+			break loop
+		}
+	}
+	if healthy {
+		pp.idle <- w
+	} else {
+		// Keep what the worker sent before it died.
+		w.kill(func(ev workerEvent) {
+			if ev.ID == id && ev.Kind == "stdout" && stdout.Len()+len(ev.Data) <= req.StdoutCap {
+				stdout.Write(ev.Data)
+			}
+		})
+		if out.Crash != "" {
+			pp.log.Warn("sandbox: worker died during a run", "worker", w.id, "crash", out.Crash)
+		}
+		pp.respawn(w)
+	}
+	return stdout.Bytes(), out, nil
+}
+
+// close stops every worker: closing its stdin makes it exit.
+func (pp *procPool) close(ctx context.Context) error {
+	pp.closed.Store(true)
+	for _, w := range pp.workers {
+		if w.cmd == nil {
+			continue
+		}
+		_ = w.stdin.Close()
+		select {
+		case <-w.exited:
+		case <-ctx.Done():
+			w.kill(nil)
+		case <-time.After(2 * time.Second):
+			w.kill(nil)
+		}
+	}
+	return nil
+}
+
+// logWriter logs a worker's stderr line by line.
+type logWriter struct {
+	log    *slog.Logger
+	worker int
+	buf    []byte
+	mu     sync.Mutex
+}
+
+func (l *logWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.buf = append(l.buf, p...)
+	for {
+		i := bytes.IndexByte(l.buf, '\n')
+		if i < 0 {
+			break
+		}
+		l.log.Warn("sandbox worker: "+string(l.buf[:i]), "worker", l.worker)
+		l.buf = l.buf[i+1:]
+	}
+	if len(l.buf) > 4096 {
+		l.buf = l.buf[:0]
+	}
+	return len(p), nil
+}
