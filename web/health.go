@@ -37,3 +37,8 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	}
 	fmt.Fprintln(w, "ready")
 }
+
+// favicon sends browsers that ask for /favicon.ico to the hashed icon.
+func (s *Server) favicon(w http.ResponseWriter, r *http.Request) {
+	http.Redirect(w, r, s.assets.URL("favicon.svg"), http.StatusMovedPermanently)
+}

@@ -109,10 +109,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // page returns the layout's view model for a page titled title.
 func (s *Server) page(r *http.Request, title, nav string) Page {
-	return Page{
+	p := Page{
 		Title:      title,
 		Nav:        nav,
 		Stylesheet: []string{s.assets.URL("app.css"), s.assets.URL("highlight.css")},
 		Learner:    learnerFrom(r.Context()).badge,
+		Icon:       s.assets.URL("favicon.svg"),
 	}
+	if s.assets.Has("app.js") {
+		p.Scripts = append(p.Scripts, s.assets.URL("app.js"))
+	}
+	return p
 }

