@@ -39,6 +39,9 @@ const timeLayout = time.RFC3339Nano
 // Store is an open database. It is safe for concurrent use.
 type Store struct {
 	db *sql.DB
+	// Statements on every page view, prepared once: parsing the SQL cost
+	// as much as running it.
+	totalXP, lessonOpened *sql.Stmt
 }
 
 // Open opens (creating if needed) the SQLite file at path and applies any
@@ -63,11 +66,34 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
+	if err := s.prepare(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
 	return s, nil
+}
+
+// prepare readies the statements of the hot path.
+func (s *Store) prepare(ctx context.Context) error {
+	var err error
+	if s.totalXP, err = s.db.PrepareContext(ctx,
+		"SELECT coalesce(sum(amount), 0) FROM xp_awards WHERE learner_id = ?"); err != nil {
+		return fmt.Errorf("prepare total xp: %w", err)
+	}
+	if s.lessonOpened, err = s.db.PrepareContext(ctx,
+		"SELECT count(*) FROM lesson_progress WHERE learner_id = ? AND lesson_slug = ?"); err != nil {
+		return fmt.Errorf("prepare lesson opened: %w", err)
+	}
+	return nil
 }
 
 // Close closes the database.
 func (s *Store) Close() error {
+	for _, st := range []*sql.Stmt{s.totalXP, s.lessonOpened} {
+		if st != nil {
+			st.Close()
+		}
+	}
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("store: close: %w", err)
 	}

@@ -51,8 +51,7 @@ func awardXP(ctx context.Context, tx *sql.Tx, learnerID string, a Award, now tim
 // TotalXP returns the sum of every award the learner holds.
 func (s *Store) TotalXP(ctx context.Context, learnerID string) (int, error) {
 	var total int
-	if err := s.db.QueryRowContext(ctx,
-		"SELECT coalesce(sum(amount), 0) FROM xp_awards WHERE learner_id = ?", learnerID).Scan(&total); err != nil {
+	if err := s.totalXP.QueryRowContext(ctx, learnerID).Scan(&total); err != nil {
 		return 0, fmt.Errorf("store: total xp: %w", err)
 	}
 	return total, nil

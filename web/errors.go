@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
+	"sync"
 
 	"github.com/a-h/templ"
 )
@@ -44,6 +46,10 @@ func (s *Server) handle(h handlerFunc) http.Handler {
 			err = h(w, r)
 		}
 		if err == nil {
+			return
+		}
+		if errors.Is(err, errClientGone) {
+			s.log.DebugContext(r.Context(), "client went away", slog.String("path", r.URL.Path), slog.Any("err", err))
 			return
 		}
 		var e *Error
@@ -86,16 +92,35 @@ func (s *Server) renderError(w http.ResponseWriter, r *http.Request, e *Error) {
 	_, _ = w.Write(buf.Bytes())
 }
 
+// pageBuffers recycles the buffers pages are rendered into; a lesson page is
+// tens of kilobytes, and growing a fresh buffer for each one dominated the
+// cost of serving it.
+var pageBuffers = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte, 0, 64<<10)) }}
+
+// errClientGone marks a response the client stopped reading; there is
+// nobody left to show an error page to.
+var errClientGone = errors.New("web: client went away")
+
 // render writes a component as a full HTML page with status 200, rendering
-// into a buffer first.
+// into a buffer first so a failed render never sends half a page.
 func render(w http.ResponseWriter, r *http.Request, c templ.Component) error {
-	var buf bytes.Buffer
-	if err := c.Render(r.Context(), &buf); err != nil {
+	buf := pageBuffers.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= 1<<20 {
+			buf.Reset()
+			pageBuffers.Put(buf)
+		}
+	}()
+	if err := c.Render(r.Context(), buf); err != nil {
 		return fmt.Errorf("web: render %s: %w", r.URL.Path, err)
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_, err := w.Write(buf.Bytes())
-	return err
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("%w: %v", errClientGone, err)
+	}
+	return nil
 }
 
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) error {

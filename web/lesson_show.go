@@ -50,12 +50,9 @@ func (s *Server) recordOpened(r *http.Request, slug string) error {
 		return nil
 	}
 	ctx := r.Context()
-	progress, err := s.store.ProgressByLesson(ctx, l.ID)
-	if err != nil {
+	seen, err := s.store.LessonOpened(ctx, l.ID, slug)
+	if err != nil || seen {
 		return err
-	}
-	if _, seen := progress[slug]; seen {
-		return nil
 	}
 	now := s.now()
 	if _, err := s.store.EnsureLearner(ctx, l.ID, now); err != nil {

@@ -1,0 +1,70 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+
+	"learn/lessons"
+	"learn/static"
+	"learn/store"
+)
+
+// newTestServer builds a server on the built-in course and a temp database.
+func newTestServer(tb testing.TB) *Server {
+	tb.Helper()
+	course, err := lessons.Load(lessons.BuiltIn())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	st, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "learn.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	css, err := lessons.HighlightCSS()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	assets, err := static.New(map[string][]byte{"highlight.css": css})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	key := make([]byte, 64)
+	s, err := New(Config{Course: course, Store: st, Assets: assets, CookieKey: key})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+// BenchmarkLessonPage measures serving one lesson page, for a new visitor
+// and for a returning learner whose cookie makes the page read progress.
+func BenchmarkLessonPage(b *testing.B) {
+	s := newTestServer(b)
+	const path = "/lessons/two-ways-to-fail"
+	first := httptest.NewRecorder()
+	s.ServeHTTP(first, httptest.NewRequest(http.MethodGet, "/", nil))
+	cookie := first.Result().Cookies()[0]
+	for _, bc := range []struct {
+		name   string
+		cookie *http.Cookie
+	}{{"new-visitor", nil}, {"returning-learner", cookie}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				req := httptest.NewRequest(http.MethodGet, path, nil)
+				if bc.cookie != nil {
+					req.AddCookie(bc.cookie)
+				}
+				rec := httptest.NewRecorder()
+				s.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					b.Fatalf("GET %s = %d", path, rec.Code)
+				}
+			}
+		})
+	}
+}
