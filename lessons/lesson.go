@@ -37,7 +37,11 @@
 // the folder as Problems, each formatted "file:line: message".
 package lessons
 
-import "html/template"
+import (
+	"html/template"
+
+	"learn/quiz"
+)
 
 // Lesson is one rendered lesson.
 type Lesson struct {
@@ -68,9 +72,11 @@ type Segment struct {
 // Widget is an interactive block of a lesson.
 type Widget struct {
 	Kind string // the fence's info string: classify, annotate, quiz or exercise
+	ID   string // the block's id, unique in its lesson
 	Line int    // line of the opening fence in the lesson file
-	// Value is the decoded block; its type depends on Kind.
-	Value any
+	// Value is the decoded block: *quiz.Classify, *quiz.Annotate or
+	// *quiz.Quiz, by Kind.
+	Value quiz.Widget
 }
 
 // CodeExample is one fenced code block of a lesson.

@@ -130,6 +130,7 @@ func parseLesson(r *renderer, name string, src []byte) (*Lesson, []Problem) {
 		l.XP = *fm.XP
 	}
 	ps = append(ps, r.render(l, body, bodyLine)...)
+	ps = append(ps, checkWidgets(l)...)
 	return l, ps
 }
 

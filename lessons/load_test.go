@@ -69,6 +69,33 @@ func TestLoadGoodLesson(t *testing.T) {
 	}
 }
 
+const classifyBlock = "```classify\nid: kinds\nprompt: Which kind?\ncategories:\n  - {id: protocol, label: Protocol error}\n  - {id: execution, label: Tool execution error}\n" +
+	"items:\n  - {id: a, text: No such tool, answer: protocol, explanation: Finding the tool is the protocol's job.}\n```\n"
+
+func TestLoadWidget(t *testing.T) {
+	src := strings.Replace(goodLesson, "## Section\n", "## Section\n\n"+classifyBlock, 1)
+	c, err := Load(fstest.MapFS{"01-first.md": {Data: []byte(src)}})
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	l, _ := c.Lesson("first")
+	w, ok := l.Widget("kinds")
+	if !ok || w.Kind != "classify" || w.Line != 18 {
+		t.Fatalf("widget = %+v, want classify \"kinds\" on line 18", w)
+	}
+	var before, after bool
+	for _, s := range l.Segments {
+		if s.Widget != nil {
+			before = true
+		} else if before {
+			after = true
+		}
+	}
+	if !before || !after {
+		t.Errorf("the widget is not placed between two HTML segments")
+	}
+}
+
 func TestLoadProblems(t *testing.T) {
 	withFront := func(fm string) string { return "---\n" + fm + "---\nBody.\n\n## Key takeaways\n- x\n" }
 	const valid = "title: T\nslug: s\norder: 1\nsummary: S.\nobjectives:\n  - O\nminutes: 3\n"
@@ -89,8 +116,14 @@ func TestLoadProblems(t *testing.T) {
 		}, []string{`b.md:2: slug "s" is already used by a.md`}},
 		{"unknown widget", map[string]string{"a.md": withFront(valid) + "\n```classify\nitems: []\n```\n"},
 			[]string{"a.md:15: a classify block cannot stand"}},
-		{"widget in body", map[string]string{"a.md": "---\n" + valid + "---\nText.\n\n```python colour=red\nx = 1\n```\n\n```classify\nitems: []\n```\n\n## Key takeaways\n- x\n"},
-			[]string{`a.md:16: widget "classify" is not implemented yet`, `a.md:12: unknown flag "colour=red"`}},
+		{"widget in body", map[string]string{"a.md": "---\n" + valid + "---\nText.\n\n```python colour=red\nx = 1\n```\n\n```classify\nid: k\nprompt: P\ncategories: []\nitems: []\n```\n\n## Key takeaways\n- x\n"},
+			[]string{`a.md:19: classify block: categories:`, `a.md:12: unknown flag "colour=red"`}},
+		{"misspelt hint", map[string]string{"a.md": "---\n" + valid + "---\nText.\n\n```annotate\nid: a\nprompt: P\ntools:\n  - name: t\n    description: D\n    hints:\n      readonlyHint: {value: true, explanation: E}\n```\n\n## Key takeaways\n- x\n"},
+			[]string{`a.md:19: annotate block: tools[0].hints.readonlyHint`, "readOnlyHint"}},
+		{"bad yaml in widget", map[string]string{"a.md": "---\n" + valid + "---\nText.\n\n```quiz\nid: [oops\n```\n\n## Key takeaways\n- x\n"},
+			[]string{`a.md:1`, "quiz block"}},
+		{"duplicate widget ids", map[string]string{"a.md": "---\n" + valid + "---\n" + classifyBlock + "\n" + classifyBlock + "\n## Key takeaways\n- x\n"},
+			[]string{`widget id "kinds" is already used on line 10`}},
 		{"missing takeaways", map[string]string{"a.md": "---\n" + valid + "---\nOnly text.\n"}, []string{"a.md:10: missing takeaways"}},
 		{"empty course", map[string]string{}, []string{"the course has no lessons"}},
 	}

@@ -1,11 +1,83 @@
 package lessons
 
-import "fmt"
+import (
+	"fmt"
+
+	"go.yaml.in/yaml/v3"
+
+	"learn/quiz"
+)
 
 // widgetKinds are the info strings that name interactive blocks.
-var widgetKinds = map[string]bool{"classify": true, "annotate": true, "quiz": true, "exercise": true}
+var widgetKinds = map[string]bool{quiz.KindClassify: true, quiz.KindAnnotate: true, quiz.KindQuiz: true, "exercise": true}
 
-// decodeWidget decodes the YAML body of a widget block that starts on line.
+// decodeWidget decodes the YAML body of a widget block whose opening fence
+// is on line of file.
 func decodeWidget(file, kind string, body []byte, line int) (*Widget, []Problem) {
-	return nil, []Problem{{File: file, Line: line, Message: fmt.Sprintf("widget %q is not implemented yet: remove the block or turn it into a plain code block", kind)}}
+	if !quiz.IsKind(kind) {
+		return nil, []Problem{{File: file, Line: line, Message: fmt.Sprintf("widget %q is not implemented yet: remove the block or turn it into a plain code block", kind)}}
+	}
+	var node yaml.Node
+	if err := yaml.Unmarshal(body, &node); err != nil {
+		return nil, []Problem{{File: file, Line: line + yamlErrorLine(err, 0), Message: fmt.Sprintf("the %s block is not valid YAML: %s", kind, yamlErrorText(err))}}
+	}
+	w, qps := quiz.Decode(kind, &node)
+	var ps []Problem
+	for _, p := range qps {
+		msg := p.Message
+		if p.Path != "" {
+			msg = p.Path + ": " + msg
+		}
+		ps = append(ps, Problem{File: file, Line: line + max(p.Line, 1), Message: fmt.Sprintf("%s block: %s", kind, msg)})
+	}
+	if w == nil || len(ps) > 0 {
+		return nil, ps
+	}
+	return &Widget{Kind: kind, ID: w.WidgetID(), Line: line, Value: w}, nil
+}
+
+// checkWidgets finds problems between a lesson's widgets: shared ids and
+// more than one end-of-lesson quiz.
+func checkWidgets(l *Lesson) []Problem {
+	var ps []Problem
+	ids := map[string]int{}
+	quizzes := 0
+	for _, s := range l.Segments {
+		w := s.Widget
+		if w == nil {
+			continue
+		}
+		if first, dup := ids[w.ID]; dup {
+			ps = append(ps, Problem{File: l.File, Line: w.Line, Message: fmt.Sprintf("widget id %q is already used on line %d: give each widget of a lesson its own id", w.ID, first)})
+		}
+		ids[w.ID] = w.Line
+		if w.Kind == quiz.KindQuiz {
+			quizzes++
+			if quizzes == 2 {
+				ps = append(ps, Problem{File: l.File, Line: w.Line, Message: "a lesson has one end-of-lesson quiz: merge the questions into the first quiz block"})
+			}
+		}
+	}
+	return ps
+}
+
+// Widget returns the lesson's widget with this id.
+func (l *Lesson) Widget(id string) (*Widget, bool) {
+	for _, s := range l.Segments {
+		if s.Widget != nil && s.Widget.ID == id {
+			return s.Widget, true
+		}
+	}
+	return nil, false
+}
+
+// Quiz returns the lesson's end-of-lesson quiz, if it has one.
+func (l *Lesson) Quiz() (*quiz.Quiz, bool) {
+	for _, s := range l.Segments {
+		if s.Widget != nil && s.Widget.Kind == quiz.KindQuiz {
+			q, ok := s.Widget.Value.(*quiz.Quiz)
+			return q, ok
+		}
+	}
+	return nil, false
 }

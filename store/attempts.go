@@ -1,0 +1,144 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// Attempt is one graded try at a widget, a quiz or a review item.
+type Attempt struct {
+	LearnerID  string
+	LessonSlug string
+	WidgetID   string
+	Kind       string // classify, annotate, quiz or review
+	Score      int
+	Total      int
+	Passed     bool
+	Answers    string // the learner's answers as JSON, kept for teachers and audits
+	At         time.Time
+}
+
+// AttemptEffects is what an attempt earns, written in the same transaction
+// as the attempt so both happen or neither does.
+type AttemptEffects struct {
+	// Award, if non-nil, is granted unless the learner already holds its key.
+	Award *Award
+	// CompleteLesson marks the attempt's lesson completed.
+	CompleteLesson bool
+	// Missed items enter the review queue; an item already queued keeps its
+	// schedule but becomes due no later than the new card.
+	Missed []ReviewCard
+}
+
+// RecordAttempt saves the attempt and its effects in one transaction, and
+// reports whether its award was granted by this call.
+func (s *Store) RecordAttempt(ctx context.Context, a Attempt, fx AttemptEffects) (granted bool, err error) {
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := ensureLearner(ctx, tx, a.LearnerID, a.At); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO attempts
+			(learner_id, lesson_slug, widget_id, kind, score, total, passed, answers, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			a.LearnerID, a.LessonSlug, a.WidgetID, a.Kind, a.Score, a.Total, a.Passed, a.Answers, formatTime(a.At)); err != nil {
+			return fmt.Errorf("store: record attempt: %w", err)
+		}
+		if fx.Award != nil {
+			var err error
+			if granted, err = awardXP(ctx, tx, a.LearnerID, *fx.Award, a.At); err != nil {
+				return err
+			}
+		}
+		if fx.CompleteLesson {
+			if err := markLessonCompleted(ctx, tx, a.LearnerID, a.LessonSlug, a.At); err != nil {
+				return err
+			}
+		}
+		for _, c := range fx.Missed {
+			if err := queueReview(ctx, tx, a.LearnerID, c, a.At); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return granted, err
+}
+
+func ensureLearner(ctx context.Context, tx *sql.Tx, id string, now time.Time) error {
+	if _, err := tx.ExecContext(ctx,
+		"INSERT INTO learners (id, created_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING", id, formatTime(now)); err != nil {
+		return fmt.Errorf("store: ensure learner: %w", err)
+	}
+	return nil
+}
+
+// AttemptCount returns how many attempts the learner has made at a widget.
+func (s *Store) AttemptCount(ctx context.Context, learnerID, lessonSlug, widgetID string) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx,
+		"SELECT count(*) FROM attempts WHERE learner_id = ? AND lesson_slug = ? AND widget_id = ?",
+		learnerID, lessonSlug, widgetID).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: attempt count: %w", err)
+	}
+	return n, nil
+}
+
+// ActivityTimes returns when the learner made each attempt, oldest first:
+// the input of streaks and the activity calendar.
+func (s *Store) ActivityTimes(ctx context.Context, learnerID string) ([]time.Time, error) {
+	rows, err := s.db.QueryContext(ctx,
+		"SELECT created_at FROM attempts WHERE learner_id = ? ORDER BY created_at", learnerID)
+	if err != nil {
+		return nil, fmt.Errorf("store: activity: %w", err)
+	}
+	defer rows.Close()
+	var out []time.Time
+	for rows.Next() {
+		var at string
+		if err := rows.Scan(&at); err != nil {
+			return nil, fmt.Errorf("store: activity: %w", err)
+		}
+		t, err := parseTime(at)
+		if err != nil {
+			return nil, fmt.Errorf("store: activity: %w", err)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: activity: %w", err)
+	}
+	return out, nil
+}
+
+// QuizScore is a learner's best attempt at a lesson quiz.
+type QuizScore struct {
+	LessonSlug string
+	Best       int
+	Total      int
+	Attempts   int
+	Passed     bool
+}
+
+// QuizScores returns the learner's best quiz score per lesson.
+func (s *Store) QuizScores(ctx context.Context, learnerID string) (map[string]QuizScore, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT lesson_slug, max(score), max(total), count(*), max(passed)
+		FROM attempts WHERE learner_id = ? AND kind = 'quiz' GROUP BY lesson_slug`, learnerID)
+	if err != nil {
+		return nil, fmt.Errorf("store: quiz scores: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]QuizScore{}
+	for rows.Next() {
+		var q QuizScore
+		if err := rows.Scan(&q.LessonSlug, &q.Best, &q.Total, &q.Attempts, &q.Passed); err != nil {
+			return nil, fmt.Errorf("store: quiz scores: %w", err)
+		}
+		out[q.LessonSlug] = q
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: quiz scores: %w", err)
+	}
+	return out, nil
+}

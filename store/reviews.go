@@ -1,0 +1,160 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"learn/quiz"
+)
+
+// ReviewCard is one item in a learner's review queue and its schedule.
+type ReviewCard struct {
+	Key        string // quiz.ReviewItemKey(lesson, widget, item)
+	LessonSlug string
+	WidgetID   string
+	ItemID     string
+	Card       quiz.Card
+}
+
+const reviewColumns = "item_key, lesson_slug, widget_id, item_id, state, step, stability, difficulty, due, last_review, reps, lapses"
+
+func queueReview(ctx context.Context, tx *sql.Tx, learnerID string, c ReviewCard, now time.Time) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO review_cards (learner_id, `+reviewColumns+`, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (learner_id, item_key) DO UPDATE SET due = min(due, excluded.due)`,
+		learnerID, c.Key, c.LessonSlug, c.WidgetID, c.ItemID, int(c.Card.State), c.Card.Step, c.Card.Stability,
+		c.Card.Difficulty, formatTime(c.Card.Due), nullTime(c.Card.LastReview), c.Card.Reps, c.Card.Lapses, formatTime(now))
+	if err != nil {
+		return fmt.Errorf("store: queue review %q: %w", c.Key, err)
+	}
+	return nil
+}
+
+func nullTime(t time.Time) sql.NullString {
+	if t.IsZero() {
+		return sql.NullString{}
+	}
+	return sql.NullString{String: formatTime(t), Valid: true}
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanReview(sc scanner) (ReviewCard, error) {
+	var c ReviewCard
+	var state int
+	var due string
+	var last sql.NullString
+	if err := sc.Scan(&c.Key, &c.LessonSlug, &c.WidgetID, &c.ItemID, &state, &c.Card.Step, &c.Card.Stability,
+		&c.Card.Difficulty, &due, &last, &c.Card.Reps, &c.Card.Lapses); err != nil {
+		return c, err
+	}
+	c.Card.State = quiz.State(state)
+	var err error
+	if c.Card.Due, err = parseTime(due); err != nil {
+		return c, err
+	}
+	if last.Valid {
+		if c.Card.LastReview, err = parseTime(last.String); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+// DueReviews returns up to limit of the learner's cards due at now, the
+// longest overdue first.
+func (s *Store) DueReviews(ctx context.Context, learnerID string, now time.Time, limit int) ([]ReviewCard, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT "+reviewColumns+
+		" FROM review_cards WHERE learner_id = ? AND due <= ? ORDER BY due, item_key LIMIT ?",
+		learnerID, formatTime(now), limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: due reviews: %w", err)
+	}
+	defer rows.Close()
+	var out []ReviewCard
+	for rows.Next() {
+		c, err := scanReview(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: due reviews: %w", err)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: due reviews: %w", err)
+	}
+	return out, nil
+}
+
+// ReviewCounts returns how many of the learner's cards are due at now and
+// how many are in the queue.
+func (s *Store) ReviewCounts(ctx context.Context, learnerID string, now time.Time) (due, total int, err error) {
+	err = s.db.QueryRowContext(ctx,
+		"SELECT coalesce(sum(due <= ?), 0), count(*) FROM review_cards WHERE learner_id = ?",
+		formatTime(now), learnerID).Scan(&due, &total)
+	if err != nil {
+		return 0, 0, fmt.Errorf("store: review counts: %w", err)
+	}
+	return due, total, nil
+}
+
+// FindReview returns one card of the learner's queue, or an error wrapping
+// ErrNotFound.
+func (s *Store) FindReview(ctx context.Context, learnerID, key string) (ReviewCard, error) {
+	c, err := scanReview(s.db.QueryRowContext(ctx, "SELECT "+reviewColumns+
+		" FROM review_cards WHERE learner_id = ? AND item_key = ?", learnerID, key))
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, fmt.Errorf("store: review %q: %w", key, ErrNotFound)
+	}
+	if err != nil {
+		return c, fmt.Errorf("store: review %q: %w", key, err)
+	}
+	return c, nil
+}
+
+// ReviewAnswer is a graded answer to a review card.
+type ReviewAnswer struct {
+	Attempt Attempt
+	// Before is the card the answer was graded against; After its new
+	// schedule. The update applies only while the stored card still equals
+	// Before, so a doubled post or a second tab changes nothing.
+	Before, After ReviewCard
+	Award         *Award
+}
+
+// AnswerReview reschedules the card and records the attempt and award in
+// one transaction. applied is false when the card had already moved on (the
+// same answer posted twice); then nothing is written.
+func (s *Store) AnswerReview(ctx context.Context, a ReviewAnswer) (applied, granted bool, err error) {
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
+		b, n := a.Before.Card, a.After.Card
+		res, err := tx.ExecContext(ctx, `UPDATE review_cards SET state = ?, step = ?, stability = ?, difficulty = ?,
+			due = ?, last_review = ?, reps = ?, lapses = ?
+			WHERE learner_id = ? AND item_key = ? AND reps = ? AND due = ?`,
+			int(n.State), n.Step, n.Stability, n.Difficulty, formatTime(n.Due), nullTime(n.LastReview), n.Reps, n.Lapses,
+			a.Attempt.LearnerID, a.Before.Key, b.Reps, formatTime(b.Due))
+		if err != nil {
+			return fmt.Errorf("store: answer review %q: %w", a.Before.Key, err)
+		}
+		if rows, _ := res.RowsAffected(); rows == 0 {
+			return nil
+		}
+		applied = true
+		if _, err := tx.ExecContext(ctx, `INSERT INTO attempts
+			(learner_id, lesson_slug, widget_id, kind, score, total, passed, answers, created_at)
+			VALUES (?, ?, ?, 'review', ?, ?, ?, ?, ?)`,
+			a.Attempt.LearnerID, a.Attempt.LessonSlug, a.Attempt.WidgetID, a.Attempt.Score, a.Attempt.Total,
+			a.Attempt.Passed, a.Attempt.Answers, formatTime(a.Attempt.At)); err != nil {
+			return fmt.Errorf("store: answer review %q: %w", a.Before.Key, err)
+		}
+		if a.Award != nil {
+			if granted, err = awardXP(ctx, tx, a.Attempt.LearnerID, *a.Award, a.Attempt.At); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return applied, granted, err
+}
