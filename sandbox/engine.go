@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 	"github.com/tetratelabs/wazero/sys"
 )
@@ -62,6 +63,10 @@ type engine struct {
 	wake     chan struct{}
 	onPool   func(parked int) // called when the number of parked instances changes
 	refillWG sync.WaitGroup
+	// running counts instance goroutines. The runtime may only be closed
+	// once they have all returned: closing it frees linear memory (an
+	// mmap), which a guest still running would then fault on.
+	running sync.WaitGroup
 }
 
 // openEngine compiles the interpreter (from the disk cache when it can) and
@@ -199,6 +204,7 @@ func (e *engine) start() (*instance, error) {
 	}
 	ctx, cancel := context.WithCancel(e.ctx)
 	inst.cancel = cancel
+	ctx = experimental.WithMemoryAllocator(ctx, mmapAllocator())
 	mc := wazero.NewModuleConfig().
 		WithName("").
 		WithArgs(harnessArgs()...).
@@ -208,7 +214,16 @@ func (e *engine) start() (*instance, error) {
 		WithSysWalltime().
 		WithSysNanotime().
 		WithSysNanosleep()
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		cancel()
+		return nil, ErrClosed
+	}
+	e.running.Add(1)
+	e.mu.Unlock()
 	go func() {
+		defer e.running.Done()
 		_, err := e.rt.InstantiateModule(ctx, e.compiled, mc)
 		_ = pr.Close()
 		inst.done <- err
@@ -435,5 +450,17 @@ func (e *engine) close(ctx context.Context) error {
 	}
 	e.cancel()
 	e.refillWG.Wait()
+	done := make(chan struct{})
+	go func() {
+		e.running.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		// A guest is still running; leave the runtime to the process's end
+		// rather than free memory under it.
+		return fmt.Errorf("sandbox: close: an interpreter is still running: %w", ctx.Err())
+	}
 	return e.rt.Close(ctx)
 }

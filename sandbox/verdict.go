@@ -238,7 +238,7 @@ func judgeEnded(res *CaseResult, c Case, g guestCase, cmp Comparison, l limits) 
 	case g.Status == statusMemory:
 		res.Verdict = VerdictMemoryLimit
 		res.Message = fmt.Sprintf("Your code used more than %s of memory (MemoryError): look for a list or string that grows without bound.", l.Memory)
-	case cut:
+	case cut || g.StderrCut:
 		res.Verdict = VerdictOutputLimit
 		res.Message = fmt.Sprintf("Your code printed more than %s, so the output was cut: look for a print inside a loop that never ends.", l.Output)
 	case g.Status == statusError:

@@ -90,6 +90,31 @@ builtins.exit = _exit_builtin
 builtins.quit = _exit_builtin
 
 
+def _sleep(secs):
+    """time.sleep for this build, whose own fails with ENOTSUP: it asks
+    poll_oneoff for an absolute clock, which the host lacks; select() asks
+    for a relative one. It sleeps in short steps because the host can stop
+    a guest at its deadline only between host calls."""
+    secs = float(secs)
+    if secs < 0:
+        raise ValueError("sleep length must be non-negative")
+    end = _monotonic() + secs
+    while True:
+        left = end - _monotonic()
+        if left <= 0:
+            return
+        _select([], [], [], min(left, 0.05))
+
+
+import time
+import select
+
+_monotonic = time.monotonic
+_select = select.select
+time.sleep = _sleep
+del time, select
+
+
 def _exc_name(e):
     t = type(e)
     name = t.__qualname__

@@ -1,0 +1,5 @@
+package sandbox
+
+import "syscall"
+
+const mapNoReserve = syscall.MAP_NORESERVE

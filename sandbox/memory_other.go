@@ -1,0 +1,5 @@
+//go:build unix && !linux
+
+package sandbox
+
+const mapNoReserve = 0
