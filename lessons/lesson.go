@@ -119,3 +119,12 @@ func (c *Course) Neighbours(slug string) (prev, next *Lesson) {
 	}
 	return prev, next
 }
+
+// Number returns the lesson's 1-based position in the course, or 0.
+func (c *Course) Number(slug string) int {
+	i, ok := c.bySlug[slug]
+	if !ok {
+		return 0
+	}
+	return i + 1
+}

@@ -36,8 +36,10 @@ type learner struct {
 	// Known is true when the request carried a valid cookie: the browser
 	// keeps cookies, so recording progress for it is worthwhile. A first
 	// visit gets a fresh id in a new cookie and nothing is written for it.
-	Known bool
-	badge LearnerBadge
+	Known  bool
+	badge  LearnerBadge
+	opened map[string]bool // lessons opened, from the summary
+	zone   string          // IANA time zone last reported by the browser
 }
 
 type learnerKey struct{}
@@ -49,7 +51,7 @@ func learnerFrom(ctx context.Context) learner {
 }
 
 // identify reads the learner cookie, issuing a new one when it is missing or
-// does not verify, and loads the learner's XP for the header.
+// does not verify, and loads the learner's summary for the header.
 func (s *Server) identify(w http.ResponseWriter, r *http.Request) (*http.Request, error) {
 	var l learner
 	if c, err := r.Cookie(learnerCookie); err == nil {
@@ -75,13 +77,18 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request) (*http.Request
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil,
 	})
 	if l.Known {
-		xp, err := s.store.TotalXP(r.Context(), l.ID)
+		sum, err := s.summary(r.Context(), l.ID)
 		if err != nil {
 			return r, err
 		}
-		l.badge.XP = xp
+		l.badge, l.opened, l.zone = sum.badge, sum.opened, sum.zone
 	}
-	return r.WithContext(context.WithValue(r.Context(), learnerKey{}, l)), nil
+	return r.WithContext(withLearner(r.Context(), l)), nil
+}
+
+// withLearner returns a context carrying l.
+func withLearner(ctx context.Context, l learner) context.Context {
+	return context.WithValue(ctx, learnerKey{}, l)
 }
 
 // newLearnerID returns 128 random bits as hex.
@@ -100,4 +107,14 @@ func validLearnerID(id string) bool {
 	}
 	_, err := hex.DecodeString(id)
 	return err == nil
+}
+
+// badgeOrNew returns the learner's header figures; a new learner is at
+// level 1 with nothing else yet.
+func (l learner) badgeOrNew() LearnerBadge {
+	b := l.badge
+	if b.Level == 0 {
+		b.Level = 1
+	}
+	return b
 }

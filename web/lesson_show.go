@@ -3,36 +3,48 @@ package web
 import (
 	"fmt"
 	"net/http"
+
+	"learn/lessons"
 )
 
 // lessonShow renders one lesson and records that the learner opened it.
 func (s *Server) lessonShow(w http.ResponseWriter, r *http.Request) error {
 	slug := r.PathValue("slug")
-	course := s.course.Load()
-	lesson, ok := course.Lesson(slug)
+	lesson, ok := s.course.Load().Lesson(slug)
 	if !ok {
 		return notFoundError(fmt.Sprintf("There is no lesson called %q. The course home lists every lesson.", slug))
 	}
 	if err := s.recordOpened(r, slug); err != nil {
 		return err
 	}
-	idx := 0
-	for i, l := range course.Lessons {
-		if l.Slug == slug {
-			idx = i
-		}
+	return s.renderLesson(w, r, lesson, nil)
+}
+
+// renderLesson draws the lesson page. checked, if non-nil, is a widget just
+// graded, drawn with its feedback in place of the empty form.
+func (s *Server) renderLesson(w http.ResponseWriter, r *http.Request, lesson *lessons.Lesson, checked *WidgetView) error {
+	course := s.course.Load()
+	l := learnerFrom(r.Context())
+	attempt, err := s.quizAttempt(r, lesson)
+	if err != nil {
+		return err
 	}
 	v := LessonView{
-		Page: s.page(r, lesson.Title, "course"), Title: lesson.Title, Slug: lesson.Slug, Number: idx + 1,
+		Page: s.page(r, lesson.Title, "course"), Title: lesson.Title, Slug: lesson.Slug, Number: course.Number(lesson.Slug),
 		Minutes: lesson.Minutes, XP: lesson.XP, Objectives: lesson.Objectives, Takeaways: lesson.Takeaways,
 	}
 	v.Description = lesson.Summary
 	for _, seg := range lesson.Segments {
-		if seg.Widget == nil {
+		switch {
+		case seg.Widget == nil:
 			v.Body = append(v.Body, BodyPart{HTML: seg.HTML})
+		case checked != nil && checked.ID == seg.Widget.ID:
+			v.Body = append(v.Body, BodyPart{Widget: checked})
+		default:
+			v.Body = append(v.Body, BodyPart{Widget: widgetView(lesson, seg.Widget, l.ID, attempt, l.zone)})
 		}
 	}
-	prev, next := course.Neighbours(slug)
+	prev, next := course.Neighbours(lesson.Slug)
 	if prev != nil {
 		v.Prev = &LessonLink{Title: prev.Title, Slug: prev.Slug}
 	}
@@ -42,21 +54,18 @@ func (s *Server) lessonShow(w http.ResponseWriter, r *http.Request) error {
 	return render(w, r, lessonPage(v))
 }
 
-// recordOpened marks the lesson opened for a returning learner. It reads
-// first, so a lesson already opened costs no write.
+// recordOpened marks the lesson opened for a returning learner. A lesson
+// the summary already shows as opened costs no write.
 func (s *Server) recordOpened(r *http.Request, slug string) error {
 	l := learnerFrom(r.Context())
-	if !l.Known {
+	if !l.Known || l.opened[slug] {
 		return nil
 	}
 	ctx := r.Context()
-	seen, err := s.store.LessonOpened(ctx, l.ID, slug)
-	if err != nil || seen {
-		return err
-	}
 	now := s.now()
 	if _, err := s.store.EnsureLearner(ctx, l.ID, now); err != nil {
 		return err
 	}
+	defer s.summaries.forget(l.ID)
 	return s.store.MarkLessonOpened(ctx, l.ID, slug, now)
 }

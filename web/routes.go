@@ -12,6 +12,10 @@ func (s *Server) routes() http.Handler {
 
 	mux.Handle("GET /{$}", s.handle(s.homeShow))
 	mux.Handle("GET /lessons/{slug}", s.handle(s.lessonShow))
+	mux.Handle("POST /lessons/{slug}/widgets/{id}", s.handle(s.widgetCheck))
+	mux.Handle("GET /review", s.handle(s.reviewShow))
+	mux.Handle("POST /review", s.handle(s.reviewAnswer))
+	mux.Handle("GET /progress", s.handle(s.progressShow))
 	mux.Handle("/", s.handle(s.notFound))
 
 	var h http.Handler = mux

@@ -66,6 +66,8 @@ type Server struct {
 	ready   []ReadyCheck
 	now     func() time.Time
 	handler http.Handler
+
+	summaries summaries
 }
 
 // New builds a server from cfg.
@@ -113,7 +115,7 @@ func (s *Server) page(r *http.Request, title, nav string) Page {
 		Title:      title,
 		Nav:        nav,
 		Stylesheet: []string{s.assets.URL("app.css"), s.assets.URL("highlight.css")},
-		Learner:    learnerFrom(r.Context()).badge,
+		Learner:    learnerFrom(r.Context()).badgeOrNew(),
 		Icon:       s.assets.URL("favicon.svg"),
 	}
 	if s.assets.Has("app.js") {

@@ -1,6 +1,10 @@
 package web
 
-import "html/template"
+import (
+	"html/template"
+
+	"learn/quiz"
+)
 
 // Page is what the layout needs for every page: the title, asset URLs and
 // the learner's standing for the header.
@@ -17,7 +21,11 @@ type Page struct {
 
 // LearnerBadge is the learner's standing shown in the header.
 type LearnerBadge struct {
-	XP int
+	XP          int  `json:"xp"`
+	Level       int  `json:"level"`
+	StreakDays  int  `json:"streakDays"`
+	ActiveToday bool `json:"activeToday"`
+	ReviewsDue  int  `json:"reviewsDue"`
 }
 
 // LessonState is where a learner stands with one lesson.
@@ -74,7 +82,8 @@ type LessonView struct {
 
 // BodyPart is one piece of a lesson body, rendered HTML or a widget.
 type BodyPart struct {
-	HTML template.HTML
+	HTML   template.HTML
+	Widget *WidgetView
 }
 
 // LessonLink points to a neighbouring lesson.
@@ -89,4 +98,53 @@ type ErrorView struct {
 	Status  int
 	Heading string
 	Message string
+}
+
+// WidgetView is one interactive block on a lesson page: its questions,
+// the learner's last answers and, after a check, the feedback. Exactly one
+// of Classify, Annotate and Quiz is set.
+type WidgetView struct {
+	Kind   string
+	ID     string
+	Action string // where the form posts
+	// TimeZone pre-fills the hidden time-zone field (the script refines it).
+	TimeZone string
+
+	Classify         *quiz.ClassifyView
+	ClassifyFeedback *quiz.ClassifyFeedback
+	Annotate         *quiz.AnnotateView
+	AnnotateFeedback *quiz.AnnotateFeedback
+	Quiz             *quiz.QuizView
+	QuizResult       *quiz.QuizResult
+	// Attempt is the quiz attempt the shown order belongs to.
+	Attempt int
+
+	// Answers are the learner's last answers by form field name, to keep
+	// their choices checked.
+	Answers map[string][]string
+	// Outcome summarises the check for screen readers and sighted users.
+	Outcome string
+	// Passed is true when the check was all correct (or the quiz passed).
+	Passed bool
+	// Checked is true once the learner has submitted.
+	Checked bool
+}
+
+// Chosen reports whether value was the learner's answer for field.
+func (v *WidgetView) Chosen(field, value string) bool {
+	for _, a := range v.Answers[field] {
+		if a == value {
+			return true
+		}
+	}
+	return false
+}
+
+// RadioChecked reports whether the radio with this value should be checked:
+// the learner's answer once there is one, else the default (isDefault).
+func (v *WidgetView) RadioChecked(field, value string, isDefault bool) bool {
+	if given := v.Answers[field]; len(given) > 0 {
+		return given[0] == value
+	}
+	return isDefault
 }

@@ -1,9 +1,62 @@
-// Small progressive enhancements for every page. Pages work without it.
+// Small progressive enhancements for every page. Every form works without
+// this script: it posts and the server answers with a page.
 
-// Tell the server the learner's time zone once, so streaks count days where
-// the learner lives. The form posts work without this; it only fills the
-// hidden time-zone fields that forms carry.
-const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-for (const input of document.querySelectorAll('input[name="tz"]')) {
-  if (!input.value) input.value = zone;
+// The learner's time zone, so streaks count days where the learner lives.
+const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+
+function fillZones(root) {
+  for (const input of root.querySelectorAll('input[name="tz"]')) {
+    if (!input.value) input.value = zone;
+  }
 }
+
+function updateHeader(learner) {
+  if (!learner) return;
+  const set = (id, text) => {
+    const el = document.querySelector(`[data-testid="${id}"]`);
+    if (el) el.textContent = text;
+  };
+  set("xp-total", String(learner.xp));
+  set("level", String(learner.level));
+  set("streak", `${learner.streakDays} ${learner.streakDays === 1 ? "day" : "days"}`);
+}
+
+// Widget forms: submit in place and swap in the feedback the server drew.
+async function submitInPlace(event) {
+  const form = event.target.closest("form[data-widget-form]");
+  if (!form) return;
+  event.preventDefault();
+  const button = form.querySelector('button[type="submit"]');
+  if (button) button.setAttribute("aria-busy", "true");
+  try {
+    const response = await fetch(form.action, {
+      method: "POST",
+      body: new URLSearchParams(new FormData(form)),
+      headers: { Accept: "application/json" },
+      credentials: "same-origin",
+    });
+    if (!response.ok) throw new Error(`server answered ${response.status}`);
+    const data = await response.json();
+    const section = form.closest("section.widget");
+    const holder = document.createElement("div");
+    holder.innerHTML = data.html; // drawn and escaped by the server
+    const fresh = holder.firstElementChild;
+    section.replaceWith(fresh);
+    fillZones(fresh);
+    updateHeader(data.learner);
+    const outcome = fresh.querySelector('[data-testid="outcome"]');
+    if (outcome) {
+      outcome.setAttribute("tabindex", "-1");
+      outcome.focus({ preventScroll: false });
+    }
+  } catch (err) {
+    // Fall back to a plain post, which always works.
+    form.removeAttribute("data-widget-form");
+    form.submit();
+  } finally {
+    if (button) button.removeAttribute("aria-busy");
+  }
+}
+
+fillZones(document);
+document.addEventListener("submit", submitInPlace);

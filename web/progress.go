@@ -1,0 +1,156 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"learn/quiz"
+	"learn/store"
+)
+
+// calendarWeeks is how many weeks the streak calendar shows.
+const calendarWeeks = 12
+
+// ProgressView is the learner's progress page.
+type ProgressView struct {
+	Page
+	Level, IntoLevel, LevelSize int
+	Chart                       XPChart
+	Calendar                    []CalendarCell
+	ActiveDays                  int
+	Lessons                     []LessonProgressRow
+	ReviewsDue, ReviewsTotal    int
+}
+
+// XPChart is a server-drawn SVG line of total XP over time.
+type XPChart struct {
+	Width, Height int
+	// Line and Area are SVG point lists; empty when there is no XP yet.
+	Line, Area string
+	MaxXP      int
+	From, To   string
+	// Summary describes the chart for screen readers.
+	Summary string
+}
+
+// CalendarCell is one day of the streak calendar.
+type CalendarCell struct {
+	Label string
+	Class string
+}
+
+// LessonProgressRow is one lesson on the progress page.
+type LessonProgressRow struct {
+	Title, Slug string
+	State       LessonState
+	Score       string // "5 of 6", or "—"
+	Attempts    int
+}
+
+func (s *Server) progressShow(w http.ResponseWriter, r *http.Request) error {
+	l := learnerFrom(r.Context())
+	ctx := r.Context()
+	now := s.now()
+	v := ProgressView{Page: s.page(r, "Your progress", "progress")}
+	v.Level, v.IntoLevel, v.LevelSize = quiz.Level(v.Learner.XP)
+	var (
+		history  []store.XPEntry
+		times    []time.Time
+		progress = map[string]store.LessonProgress{}
+		scores   = map[string]store.QuizScore{}
+		err      error
+	)
+	if l.Known {
+		if history, err = s.store.XPHistory(ctx, l.ID); err != nil {
+			return err
+		}
+		if times, err = s.store.ActivityTimes(ctx, l.ID); err != nil {
+			return err
+		}
+		if progress, err = s.store.ProgressByLesson(ctx, l.ID); err != nil {
+			return err
+		}
+		if scores, err = s.store.QuizScores(ctx, l.ID); err != nil {
+			return err
+		}
+		if v.ReviewsDue, v.ReviewsTotal, err = s.store.ReviewCounts(ctx, l.ID, now); err != nil {
+			return err
+		}
+	}
+	loc, _ := quiz.Zone(l.zone)
+	v.Chart = xpChart(history, now.In(loc))
+	for _, d := range quiz.Calendar(times, now, loc, calendarWeeks) {
+		c := CalendarCell{Label: d.Day.String() + ": no activity"}
+		var classes []string
+		if d.Count > 0 {
+			classes = append(classes, "active")
+			c.Label = fmt.Sprintf("%s: %s", d.Day.String(), plural(d.Count, "activity"))
+			v.ActiveDays++
+		}
+		if d.Today {
+			classes = append(classes, "today")
+		}
+		if d.Future {
+			classes = append(classes, "future")
+		}
+		c.Class = strings.Join(classes, " ")
+		v.Calendar = append(v.Calendar, c)
+	}
+	for _, lesson := range s.course.Load().Lessons {
+		row := LessonProgressRow{Title: lesson.Title, Slug: lesson.Slug, State: NotStarted, Score: "—"}
+		if p, ok := progress[lesson.Slug]; ok {
+			row.State = Opened
+			if p.Completed() {
+				row.State = Completed
+			}
+		}
+		if sc, ok := scores[lesson.Slug]; ok {
+			row.Score = fmt.Sprintf("%d of %d", sc.Best, sc.Total)
+			row.Attempts = sc.Attempts
+		}
+		v.Lessons = append(v.Lessons, row)
+	}
+	return render(w, r, progressPage(v))
+}
+
+// xpChart draws cumulative XP against time.
+func xpChart(history []store.XPEntry, now time.Time) XPChart {
+	c := XPChart{Width: 640, Height: 200, Summary: "No XP yet."}
+	if len(history) == 0 {
+		return c
+	}
+	const left, right, top, bottom = 40.0, 10.0, 10.0, 24.0
+	start := history[0].At
+	span := now.Sub(start)
+	if span < time.Hour {
+		span = time.Hour
+	}
+	total := 0
+	for _, e := range history {
+		total += e.Amount
+	}
+	c.MaxXP = total
+	x := func(t time.Time) float64 {
+		return left + (float64(c.Width)-left-right)*float64(t.Sub(start))/float64(span)
+	}
+	y := func(xp int) float64 {
+		return top + (float64(c.Height)-top-bottom)*(1-float64(xp)/float64(total))
+	}
+	var pts []string
+	running := 0
+	pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(start), y(0)))
+	for _, e := range history {
+		pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(e.At), y(running)))
+		running += e.Amount
+		pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(e.At), y(running)))
+	}
+	pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(start.Add(span)), y(running)))
+	c.Line = strings.Join(pts, " ")
+	c.Area = c.Line + fmt.Sprintf(" %.1f,%.1f %.1f,%.1f", x(start.Add(span)), y(0), x(start), y(0))
+	c.From = start.Format("2 Jan")
+	c.To = now.Format("2 Jan")
+	c.Summary = fmt.Sprintf("Total XP rose from 0 on %s to %d by %s, over %s.", c.From, total, c.To, plural(len(history), "award"))
+	return c
+}
