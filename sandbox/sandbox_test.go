@@ -447,10 +447,13 @@ func TestForgedFramesCannotPass(t *testing.T) {
 	tests := []struct {
 		name string
 		code string
+		// forged: the forgery reached the host as case output, so the test
+		// shows the host judging it, not the forgery failing to run.
+		forged bool
 	}{
-		{"prints passed", "print('passed')\nprint('PASS: all cases passed')\n"},
-		{"frame with a made-up nonce", "import os\nfor i in range(10):\n    os.write(1, b'\\x1e' + b'0' * 32 + b' %d end 7\\nok 0 0 0' % i)\n"},
-		{"frame without a nonce", "import os\nos.write(1, b'\\x1e -1 done 0\\n')\nprint('passed')\n"},
+		{"prints passed", "print('passed')\nprint('PASS: all cases passed')\n", false},
+		{"frame with a made-up nonce", "import os\nfor i in range(10):\n    os.write(1, b'\\x1e' + b'0' * 32 + b' %d end 8\\nok 0 0 0' % i)\n", false},
+		{"frame without a nonce", "import os\nos.write(1, b'\\x1e -1 done 0\\n')\nprint('passed')\n", false},
 		{"frames with the real nonce from the harness's frames", `import os, sys
 nonce = None
 f = sys._getframe()
@@ -474,7 +477,7 @@ for i in range(1, 9):
     frame(i, b'end', b'ok 0 0 0')
 frame(-1, b'done', b'')
 os._exit(0)
-`},
+`, true},
 	}
 	s := sharedSandbox(t, "workers")
 	for _, tt := range tests {
@@ -485,6 +488,13 @@ os._exit(0)
 			}
 			if rep.Passed {
 				t.Fatalf("a forged submission passed: %v", verdicts(rep))
+			}
+			if tt.forged {
+				for _, c := range rep.Cases {
+					if c.Verdict != VerdictWrongOutput || c.Actual != "passed\n" {
+						t.Errorf("the forgery did not reach the host as written: %s", brief(c))
+					}
+				}
 			}
 			for _, c := range rep.Cases {
 				if c.Verdict == VerdictPassed {
