@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"learn/lessons"
 	"learn/quiz"
@@ -23,11 +24,16 @@ type ReviewView struct {
 	Item *ReviewItemView
 	// Answered is the item just answered with its feedback; nil before.
 	Answered *ReviewItemView
+	// Notice explains a post that changed nothing.
+	Notice string
 }
 
 // ReviewItemView is one review question.
 type ReviewItemView struct {
-	Key         string
+	Key string
+	// Version is the card's review count when the page was drawn; an answer
+	// posted for an older version was already counted.
+	Version     int
 	LessonTitle string
 	LessonSlug  string
 	Question    quiz.QuestionView
@@ -75,7 +81,7 @@ func (s *Server) nextReview(r *http.Request, id string) (*ReviewItemView, error)
 			continue
 		}
 		return &ReviewItemView{
-			Key: c.Key, LessonTitle: lesson.Title, LessonSlug: lesson.Slug, Question: q.View(),
+			Key: c.Key, Version: c.Card.Reps, LessonTitle: lesson.Title, LessonSlug: lesson.Slug, Question: q.View(),
 			Form: &WidgetView{Kind: "review", ID: "review", Action: "/review"},
 		}, nil
 	}
@@ -112,6 +118,10 @@ func (s *Server) reviewAnswer(w http.ResponseWriter, r *http.Request) error {
 	}
 	if err != nil {
 		return err
+	}
+	if v, err := strconv.Atoi(r.PostForm.Get("version")); err == nil && v != before.Card.Reps {
+		// The same answer posted twice, or from a second tab: it counted once.
+		return s.reviewAlreadyCounted(w, r, l.ID)
 	}
 	lesson, q, ok := reviewQuestion(s.course.Load(), before)
 	if !ok {
@@ -162,9 +172,10 @@ func (s *Server) reviewAnswer(w http.ResponseWriter, r *http.Request) error {
 	r = r.WithContext(withLearner(r.Context(), l))
 
 	answered := &ReviewItemView{Key: key, LessonTitle: lesson.Title, LessonSlug: lesson.Slug, Question: q.View(), Feedback: &fb, Form: form}
+	if !applied {
+		return s.reviewAlreadyCounted(w, r, l.ID)
+	}
 	switch {
-	case !applied:
-		answered.Outcome = "This answer was already counted; the item is rescheduled once."
 	case fb.Right:
 		answered.Outcome = fmt.Sprintf("Right. Next review in %s.", untilText(after.Card.Due.Sub(now)))
 	default:
@@ -178,6 +189,20 @@ func (s *Server) reviewAnswer(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if v.Item, err = s.nextReview(r, l.ID); err != nil {
+		return err
+	}
+	return render(w, r, reviewPage(v))
+}
+
+// reviewAlreadyCounted answers a doubled review post: nothing changes, and
+// the page says so and serves the next item.
+func (s *Server) reviewAlreadyCounted(w http.ResponseWriter, r *http.Request, id string) error {
+	v := ReviewView{Page: s.page(r, "Review", "review"), Notice: "That answer was already counted; each answer reschedules its item once."}
+	var err error
+	if v.Due, v.Total, err = s.store.ReviewCounts(r.Context(), id, s.now()); err != nil {
+		return err
+	}
+	if v.Item, err = s.nextReview(r, id); err != nil {
 		return err
 	}
 	return render(w, r, reviewPage(v))

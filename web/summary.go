@@ -76,20 +76,18 @@ func (s *Server) summary(ctx context.Context, id string) (learnerSummary, error)
 	}
 	e.badge.XP = xp
 	e.badge.Level, _, _ = quiz.Level(xp)
-	if len(progress) > 0 || xp > 0 {
-		if lr, err := s.store.FindLearner(ctx, id); err == nil {
-			e.zone = lr.TimeZone
-		}
-		times, err := s.store.ActivityTimes(ctx, id)
-		if err != nil {
-			return e, err
-		}
-		loc, _ := quiz.Zone(e.zone)
-		st := quiz.Streak(times, now, loc)
-		e.badge.StreakDays, e.badge.ActiveToday = st.Days, st.ActiveToday
-		if e.badge.ReviewsDue, _, err = s.store.ReviewCounts(ctx, id, now); err != nil {
-			return e, err
-		}
+	if lr, err := s.store.FindLearner(ctx, id); err == nil {
+		e.zone = lr.TimeZone
+	}
+	times, err := s.store.ActivityTimes(ctx, id)
+	if err != nil {
+		return e, err
+	}
+	loc, _ := quiz.Zone(e.zone)
+	st := quiz.Streak(times, now, loc)
+	e.badge.StreakDays, e.badge.ActiveToday = st.Days, st.ActiveToday
+	if e.badge.ReviewsDue, _, err = s.store.ReviewCounts(ctx, id, now); err != nil {
+		return e, err
 	}
 	s.summaries.put(id, e)
 	return e, nil
