@@ -1,0 +1,152 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"learn/lessons"
+	"learn/quiz"
+)
+
+// clickAll clicks each input matching the selectors, in order.
+func clickAll(selectors []string) []chromedp.Action[chromedp.Void] {
+	var steps []chromedp.Action[chromedp.Void]
+	for _, sel := range selectors {
+		steps = append(steps, chromedp.Click(chromedp.CSS(sel)))
+	}
+	return steps
+}
+
+func inputSel(scope, name, value string) string {
+	return fmt.Sprintf(`%s input[name=%q][value=%q]`, scope, name, value)
+}
+
+// quizClicks returns the clicks that answer every question of q right.
+func quizClicks(scope string, q *quiz.Quiz) []string {
+	var sels []string
+	for _, qn := range q.Questions {
+		field := "q." + qn.ID
+		switch qn.Kind {
+		case quiz.QuestionClassify:
+			sels = append(sels, inputSel(scope, field, qn.Answer))
+		case quiz.QuestionAnnotate:
+			for _, h := range quiz.AllHints() {
+				k := qn.Tool.Hints.Get(h)
+				if k == nil || k.Value == nil {
+					continue
+				}
+				sels = append(sels, inputSel(scope, field+"."+string(h), quiz.HintChoice(h, *k.Value)))
+			}
+		default:
+			for _, o := range qn.Options {
+				if o.Correct {
+					sels = append(sels, inputSel(scope, field, o.ID))
+				}
+			}
+		}
+	}
+	return sels
+}
+
+func TestBrowserQuizLoop(t *testing.T) {
+	course, err := lessons.Load(lessons.BuiltIn())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lesson := course.Lessons[0]
+	q, ok := lesson.Quiz()
+	if !ok {
+		t.Fatalf("lesson %s has no quiz", lesson.Slug)
+	}
+	var classify *quiz.Classify
+	for _, seg := range lesson.Segments {
+		if seg.Widget == nil || classify != nil {
+			continue
+		}
+		if c, ok := seg.Widget.Value.(*quiz.Classify); ok {
+			classify = c
+		}
+	}
+	if classify == nil {
+		t.Fatalf("lesson %s has no classify widget", lesson.Slug)
+	}
+
+	base, _ := startServer(t, filepath.Join(t.TempDir(), "learn.db"))
+	b := newBrowser(t)
+	b.do(t, chromedp.Navigate(base+"/"), chromedp.Navigate(base+"/lessons/"+lesson.Slug),
+		chromedp.WaitVisible(chromedp.CSS("#lesson-title")))
+
+	// Classify: answer all but the first item right, so one item goes to review.
+	cscope := fmt.Sprintf(`[data-testid="widget-%s"]`, classify.ID)
+	var clicks []string
+	for i, it := range classify.Items {
+		answer := it.Answer
+		if i == 0 {
+			for _, c := range classify.Categories {
+				if c.ID != it.Answer {
+					answer = c.ID
+					break
+				}
+			}
+		}
+		clicks = append(clicks, inputSel(cscope, "item."+it.ID, answer))
+	}
+	b.do(t, clickAll(clicks)...)
+	b.do(t, chromedp.Click(chromedp.CSS(cscope+` button[type="submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(cscope+` [data-testid="feedback"]`)))
+	want := fmt.Sprintf("%d of %d right.", len(classify.Items)-1, len(classify.Items))
+	if got := b.text(t, cscope+` [data-testid="outcome"]`); got != want {
+		t.Errorf("classify outcome = %q, want %q", got, want)
+	}
+	if !strings.Contains(b.text(t, cscope), classify.Items[0].Explanation) {
+		t.Error("the missed classify item shows no explanation")
+	}
+	b.screenshot(t, "classify-checked")
+
+	// A failing quiz: explanations appear, no XP.
+	qscope := fmt.Sprintf(`[data-testid="widget-%s"]`, q.ID)
+	b.do(t, chromedp.Click(chromedp.CSS(qscope+` button[type="submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(qscope+` [data-testid="feedback"]`)))
+	if out := b.text(t, qscope+` [data-testid="outcome"]`); !strings.Contains(out, "needed to pass") {
+		t.Errorf("failing quiz outcome = %q", out)
+	}
+	if !strings.Contains(b.text(t, qscope), q.Questions[0].Options[0].Explanation) {
+		t.Error("the failed quiz shows no option explanations")
+	}
+	if xp := b.text(t, `[data-testid="xp-total"]`); xp != "0" {
+		t.Errorf("XP after a failed quiz = %s, want 0", xp)
+	}
+	streakBefore := b.text(t, `[data-testid="streak"]`)
+
+	// A passing quiz: XP and streak in the header change in place.
+	b.do(t, clickAll(quizClicks(qscope, q))...)
+	b.do(t, chromedp.Click(chromedp.CSS(qscope+` button[type="submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(qscope+` .outcome-pass`)))
+	if xp := b.text(t, `[data-testid="xp-total"]`); xp != fmt.Sprint(q.XPValue()) {
+		t.Errorf("XP after passing = %s, want %d", xp, q.XPValue())
+	}
+	if got := b.text(t, `[data-testid="streak"]`); got != "1 day" {
+		t.Errorf("streak after passing = %q (was %q), want 1 day", got, streakBefore)
+	}
+	b.screenshot(t, "quiz-passed")
+
+	// Review: the missed classify item is due; answer it right.
+	b.do(t, chromedp.Navigate(base+"/review"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="review-item"]`)))
+	if !strings.Contains(b.text(t, `[data-testid="review-item"]`), classify.Items[0].Text) {
+		t.Fatalf("the due review item is not the missed one")
+	}
+	b.do(t, chromedp.Click(chromedp.CSS(inputSel(`[data-testid="review-item"]`, "q."+classify.Items[0].ID, classify.Items[0].Answer))),
+		chromedp.Click(chromedp.CSS(`[data-testid="review-item"] button[type="submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="review-answered"]`)))
+	if out := b.text(t, `[data-testid="review-answered"] [data-testid="outcome"]`); !strings.HasPrefix(out, "Right.") {
+		t.Errorf("review outcome = %q", out)
+	}
+	b.screenshot(t, "review-answered")
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
+	}
+}
