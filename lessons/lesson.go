@@ -74,9 +74,11 @@ type Widget struct {
 	Kind string // the fence's info string: classify, annotate, quiz or exercise
 	ID   string // the block's id, unique in its lesson
 	Line int    // line of the opening fence in the lesson file
-	// Value is the decoded block: *quiz.Classify, *quiz.Annotate or
-	// *quiz.Quiz, by Kind.
+	// Value is the decoded quiz block: *quiz.Classify, *quiz.Annotate or
+	// *quiz.Quiz, by Kind; nil for an exercise.
 	Value quiz.Widget
+	// Exercise is the decoded exercise block; nil for the others.
+	Exercise *Exercise
 }
 
 // CodeExample is one fenced code block of a lesson.

@@ -74,7 +74,16 @@ func checkCourse(lessons []*Lesson) []Problem {
 	var ps []Problem
 	slugs := map[string]string{}
 	orders := map[int]string{}
+	exercises := map[string]string{}
 	for _, l := range lessons {
+		for _, seg := range l.Segments {
+			if w := seg.Widget; w != nil && w.Exercise != nil {
+				if other, dup := exercises[w.ID]; dup {
+					ps = append(ps, Problem{File: l.File, Line: w.Line, Message: fmt.Sprintf("exercise id %q is already used in %s: exercise ids are unique across the course", w.ID, other)})
+				}
+				exercises[w.ID] = l.File
+			}
+		}
 		if l.Slug != "" {
 			if other, dup := slugs[l.Slug]; dup {
 				ps = append(ps, Problem{File: l.File, Line: 2, Message: fmt.Sprintf("slug %q is already used by %s: every lesson needs its own slug", l.Slug, other)})

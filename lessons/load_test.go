@@ -96,6 +96,27 @@ func TestLoadWidget(t *testing.T) {
 	}
 }
 
+const exerciseBlock = "```exercise\nid: echo\ntitle: Echo\nprompt: Print **what** you read.\nstarter: |\n  pass\nsolution: |\n  print(input())\n" +
+	"samples:\n  - name: One\n    stdin: a\n    expected: a\nhidden:\n  - name: Two\n    stdin: b\n    expected: b\n```\n"
+
+func TestLoadExercise(t *testing.T) {
+	src := strings.Replace(goodLesson, "## Section\n", "## Section\n\n"+exerciseBlock, 1)
+	c, err := Load(fstest.MapFS{"01-first.md": {Data: []byte(src)}})
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	e, l, ok := c.Exercise("echo")
+	if !ok || l.Slug != "first" {
+		t.Fatal("exercise echo not found in lesson first")
+	}
+	if e.XPValue() != DefaultExerciseXP || e.Comparison() != CompareLines || len(e.Hidden) != 1 || e.Solution != "print(input())\n" {
+		t.Errorf("exercise = %+v", e)
+	}
+	if !strings.Contains(string(e.PromptHTML), "<strong>what</strong>") {
+		t.Errorf("prompt not rendered as markdown: %q", e.PromptHTML)
+	}
+}
+
 func TestLoadProblems(t *testing.T) {
 	withFront := func(fm string) string { return "---\n" + fm + "---\nBody.\n\n## Key takeaways\n- x\n" }
 	const valid = "title: T\nslug: s\norder: 1\nsummary: S.\nobjectives:\n  - O\nminutes: 3\n"
@@ -115,7 +136,7 @@ func TestLoadProblems(t *testing.T) {
 			"b.md": withFront(strings.Replace(valid, "order: 1", "order: 2", 1)),
 		}, []string{`b.md:2: slug "s" is already used by a.md`}},
 		{"unknown widget", map[string]string{"a.md": withFront(valid) + "\n```classify\nitems: []\n```\n"},
-			[]string{"a.md:15: a classify block cannot stand"}},
+			[]string{"a.md:15: the classify block cannot stand"}},
 		{"widget in body", map[string]string{"a.md": "---\n" + valid + "---\nText.\n\n```python colour=red\nx = 1\n```\n\n```classify\nid: k\nprompt: P\ncategories: []\nitems: []\n```\n\n## Key takeaways\n- x\n"},
 			[]string{`a.md:19: classify block: categories:`, `a.md:12: unknown flag "colour=red"`}},
 		{"misspelt hint", map[string]string{"a.md": "---\n" + valid + "---\nText.\n\n```annotate\nid: a\nprompt: P\ntools:\n  - name: t\n    description: D\n    hints:\n      readonlyHint: {value: true, explanation: E}\n```\n\n## Key takeaways\n- x\n"},
@@ -124,6 +145,12 @@ func TestLoadProblems(t *testing.T) {
 			[]string{`a.md:1`, "quiz block"}},
 		{"duplicate widget ids", map[string]string{"a.md": "---\n" + valid + "---\n" + classifyBlock + "\n" + classifyBlock + "\n## Key takeaways\n- x\n"},
 			[]string{`widget id "kinds" is already used on line 10`}},
+		{"exercise without samples", map[string]string{"a.md": "---\n" + valid + "---\n```exercise\nid: x\ntitle: X\nprompt: P\nsolution: pass\ncompare: fuzzy\n```\n\n## Key takeaways\n- x\n"},
+			[]string{"a.md:11: exercise block: no sample cases", `a.md:15: exercise block: compare "fuzzy" is not known`}},
+		{"exercise id twice", map[string]string{
+			"a.md": "---\n" + valid + "---\n" + exerciseBlock + "\n## Key takeaways\n- x\n",
+			"b.md": "---\n" + strings.NewReplacer("order: 1", "order: 2", "slug: s", "slug: t").Replace(valid) + "---\n" + exerciseBlock + "\n## Key takeaways\n- x\n",
+		}, []string{`exercise id "echo" is already used`}},
 		{"missing takeaways", map[string]string{"a.md": "---\n" + valid + "---\nOnly text.\n"}, []string{"a.md:10: missing takeaways"}},
 		{"empty course", map[string]string{}, []string{"the course has no lessons"}},
 	}

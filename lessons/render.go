@@ -71,10 +71,10 @@ func (r *renderer) render(l *Lesson, body []byte, bodyLine int) []Problem {
 			line := lineOf(fenceStart(fence, body))
 			if len(info) > 0 && widgetKinds[info[0]] {
 				if inTakeaways {
-					ps = append(ps, Problem{File: l.File, Line: line, Message: fmt.Sprintf("a %s block cannot stand in the %q section: move it above that heading", info[0], takeawaysHeading)})
+					ps = append(ps, Problem{File: l.File, Line: line, Message: fmt.Sprintf("the %s block cannot stand in the %q section: move it above that heading", info[0], takeawaysHeading)})
 					continue
 				}
-				w, wps := decodeWidget(l.File, info[0], fenceBody(fence, body), line)
+				w, wps := r.decodeWidget(l.File, info[0], fenceBody(fence, body), line)
 				ps = append(ps, wps...)
 				if w != nil {
 					flush()

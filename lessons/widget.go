@@ -8,12 +8,18 @@ import (
 	"learn/quiz"
 )
 
+// KindExercise names a Python exercise block.
+const KindExercise = "exercise"
+
 // widgetKinds are the info strings that name interactive blocks.
-var widgetKinds = map[string]bool{quiz.KindClassify: true, quiz.KindAnnotate: true, quiz.KindQuiz: true, "exercise": true}
+var widgetKinds = map[string]bool{quiz.KindClassify: true, quiz.KindAnnotate: true, quiz.KindQuiz: true, KindExercise: true}
 
 // decodeWidget decodes the YAML body of a widget block whose opening fence
 // is on line of file.
-func decodeWidget(file, kind string, body []byte, line int) (*Widget, []Problem) {
+func (r *renderer) decodeWidget(file, kind string, body []byte, line int) (*Widget, []Problem) {
+	if kind == KindExercise {
+		return r.decodeExercise(file, body, line)
+	}
 	if !quiz.IsKind(kind) {
 		return nil, []Problem{{File: file, Line: line, Message: fmt.Sprintf("widget %q is not implemented yet: remove the block or turn it into a plain code block", kind)}}
 	}
@@ -80,4 +86,27 @@ func (l *Lesson) Quiz() (*quiz.Quiz, bool) {
 		}
 	}
 	return nil, false
+}
+
+// Exercises returns the lesson's exercises in order.
+func (l *Lesson) Exercises() []*Exercise {
+	var out []*Exercise
+	for _, s := range l.Segments {
+		if s.Widget != nil && s.Widget.Exercise != nil {
+			out = append(out, s.Widget.Exercise)
+		}
+	}
+	return out
+}
+
+// Exercise finds an exercise anywhere in the course by id, with its lesson.
+func (c *Course) Exercise(id string) (*Exercise, *Lesson, bool) {
+	for _, l := range c.Lessons {
+		for _, e := range l.Exercises() {
+			if e.ID == id {
+				return e, l, true
+			}
+		}
+	}
+	return nil, nil, false
 }
