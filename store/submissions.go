@@ -1,0 +1,80 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Submission is one run or submission of learner code with its graded
+// report (JSON).
+type Submission struct {
+	LearnerID  string
+	ExerciseID string
+	Mode       string // "run" (sample cases) or "submit" (all cases)
+	Code       string
+	Passed     bool
+	Report     string
+	At         time.Time
+}
+
+// RecordSubmission saves the submission, keeps its code as the learner's
+// latest for the exercise, and grants award (if non-nil) once — all in one
+// transaction. It reports whether the award was granted by this call.
+func (s *Store) RecordSubmission(ctx context.Context, sub Submission, award *Award) (granted bool, err error) {
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := ensureLearner(ctx, tx, sub.LearnerID, sub.At); err != nil {
+			return err
+		}
+		at := formatTime(sub.At)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO submissions (learner_id, exercise_id, mode, code, passed, report, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, sub.LearnerID, sub.ExerciseID, sub.Mode, sub.Code, sub.Passed, sub.Report, at); err != nil {
+			return fmt.Errorf("store: record submission: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO exercise_code (learner_id, exercise_id, code, updated_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT (learner_id, exercise_id) DO UPDATE SET code = excluded.code, updated_at = excluded.updated_at`,
+			sub.LearnerID, sub.ExerciseID, sub.Code, at); err != nil {
+			return fmt.Errorf("store: keep code: %w", err)
+		}
+		if sub.Mode == "submit" {
+			// A submission is the learner's activity for streaks too.
+			if _, err := tx.ExecContext(ctx, `INSERT INTO attempts
+				(learner_id, lesson_slug, widget_id, kind, score, total, passed, answers, created_at)
+				VALUES (?, '', ?, 'exercise', ?, 1, ?, '{}', ?)`,
+				sub.LearnerID, sub.ExerciseID, boolInt(sub.Passed), sub.Passed, at); err != nil {
+				return fmt.Errorf("store: record submission activity: %w", err)
+			}
+		}
+		if award != nil {
+			var err error
+			granted, err = awardXP(ctx, tx, sub.LearnerID, *award, sub.At)
+			return err
+		}
+		return nil
+	})
+	return granted, err
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// LatestCode returns the learner's last code for the exercise, or an error
+// wrapping ErrNotFound.
+func (s *Store) LatestCode(ctx context.Context, learnerID, exerciseID string) (string, error) {
+	var code string
+	err := s.db.QueryRowContext(ctx, "SELECT code FROM exercise_code WHERE learner_id = ? AND exercise_id = ?",
+		learnerID, exerciseID).Scan(&code)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("store: latest code for %q: %w", exerciseID, ErrNotFound)
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: latest code for %q: %w", exerciseID, err)
+	}
+	return code, nil
+}
