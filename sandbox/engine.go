@@ -55,6 +55,7 @@ type engine struct {
 
 	ctx    context.Context // cancelled by close
 	cancel context.CancelFunc
+	mem    *memPool
 
 	mu       sync.Mutex
 	parked   []*instance
@@ -107,6 +108,7 @@ func openEngine(ctx context.Context, cfg engineConfig) (*engine, error) {
 	return &engine{
 		cfg: cfg, rt: rt, compiled: compiled,
 		ctx: ectx, cancel: cancel,
+		mem:  newMemPool(2),
 		wake: make(chan struct{}, 1),
 	}, nil
 }
@@ -204,7 +206,7 @@ func (e *engine) start() (*instance, error) {
 	}
 	ctx, cancel := context.WithCancel(e.ctx)
 	inst.cancel = cancel
-	ctx = experimental.WithMemoryAllocator(ctx, mmapAllocator())
+	ctx = experimental.WithMemoryAllocator(ctx, e.mem.allocator())
 	mc := wazero.NewModuleConfig().
 		WithName("").
 		WithArgs(harnessArgs()...).
@@ -462,5 +464,7 @@ func (e *engine) close(ctx context.Context) error {
 		// rather than free memory under it.
 		return fmt.Errorf("sandbox: close: an interpreter is still running: %w", ctx.Err())
 	}
-	return e.rt.Close(ctx)
+	err := e.rt.Close(ctx)
+	e.mem.close()
+	return err
 }

@@ -4,5 +4,9 @@ package sandbox
 
 import "github.com/tetratelabs/wazero/experimental"
 
-// mmapAllocator is nil where there is no mmap: wazero's default applies.
-func mmapAllocator() experimental.MemoryAllocator { return nil }
+// memPool is empty where there is no mmap: wazero's default memory applies.
+type memPool struct{}
+
+func newMemPool(int) *memPool                            { return &memPool{} }
+func (*memPool) allocator() experimental.MemoryAllocator { return nil }
+func (*memPool) close()                                  {}

@@ -3,3 +3,5 @@
 package sandbox
 
 const mapNoReserve = 0
+
+func adviseHuge([]byte) {}
