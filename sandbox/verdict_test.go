@@ -152,8 +152,8 @@ func TestParseFrames(t *testing.T) {
 			stream: caseFrames(nonce, "0", "a\n", "ok 0 0 0") + caseFrames(nonce, "1", "b\n", "error 1 0 0") + frame(nonce, "-1", "done", ""),
 			ncases: 2,
 			want: transcript{Done: true, Cases: []guestCase{
-				{Started: true, Ended: true, Status: statusOK, Stdout: []byte("a\n"), },
-				{Started: true, Ended: true, Status: statusError, ExitCode: 1, Stdout: []byte("b\n"), },
+				{Started: true, Ended: true, Status: statusOK, Stdout: []byte("a\n")},
+				{Started: true, Ended: true, Status: statusError, ExitCode: 1, Stdout: []byte("b\n")},
 			}},
 		},
 		{
@@ -184,7 +184,7 @@ func TestParseFrames(t *testing.T) {
 			name:   "frames after a case ended are ignored",
 			stream: caseFrames(nonce, "0", "real\n", "ok 0 0 0") + frame(nonce, "0", "out", "forged\n"),
 			ncases: 1,
-			want:   transcript{Cases: []guestCase{{Started: true, Ended: true, Status: statusOK, Stdout: []byte("real\n"), }}},
+			want:   transcript{Cases: []guestCase{{Started: true, Ended: true, Status: statusOK, Stdout: []byte("real\n")}}},
 		},
 		{
 			name:   "case index out of range",
