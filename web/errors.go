@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/a-h/templ"
 )
@@ -18,6 +19,8 @@ type Error struct {
 	Status  int
 	Message string
 	Err     error
+	// RetryAfter, when set on a 429 or 503, is sent as Retry-After.
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string {
@@ -80,6 +83,15 @@ func (s *Server) renderError(w http.ResponseWriter, r *http.Request, e *Error) {
 			message = "The server could not finish this request. Your progress is saved; try again in a moment."
 		}
 	}
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", retryAfter(e.RetryAfter))
+	}
+	if wantsJSON(r) {
+		if err := writeJSON(w, e.Status, apiError{Error: message}); err != nil {
+			s.log.DebugContext(r.Context(), "write error", slog.Any("err", err))
+		}
+		return
+	}
 	v := ErrorView{Page: s.page(r, heading, ""), Status: e.Status, Heading: heading, Message: message}
 	var buf bytes.Buffer
 	if err := errorPage(v).Render(r.Context(), &buf); err != nil {
@@ -101,9 +113,24 @@ var pageBuffers = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte
 // nobody left to show an error page to.
 var errClientGone = errors.New("web: client went away")
 
+// apiError is the JSON body of an error answer.
+type apiError struct {
+	Error string `json:"error"`
+}
+
+// retryAfter formats a wait as whole seconds, rounded up, at least 1.
+func retryAfter(d time.Duration) string {
+	return strconv.Itoa(int((d + time.Second - 1) / time.Second))
+}
+
 // render writes a component as a full HTML page with status 200, rendering
 // into a buffer first so a failed render never sends half a page.
 func render(w http.ResponseWriter, r *http.Request, c templ.Component) error {
+	return renderStatus(w, r, http.StatusOK, c)
+}
+
+// renderStatus is render with another status.
+func renderStatus(w http.ResponseWriter, r *http.Request, status int, c templ.Component) error {
 	buf := pageBuffers.Get().(*bytes.Buffer)
 	defer func() {
 		if buf.Cap() <= 1<<20 {
@@ -117,6 +144,7 @@ func render(w http.ResponseWriter, r *http.Request, c templ.Component) error {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(status)
 	if _, err := w.Write(buf.Bytes()); err != nil {
 		return fmt.Errorf("%w: %v", errClientGone, err)
 	}

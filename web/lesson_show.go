@@ -17,12 +17,19 @@ func (s *Server) lessonShow(w http.ResponseWriter, r *http.Request) error {
 	if err := s.recordOpened(r, slug); err != nil {
 		return err
 	}
-	return s.renderLesson(w, r, lesson, nil)
+	return s.renderLesson(w, r, lesson, lessonOverrides{})
 }
 
-// renderLesson draws the lesson page. checked, if non-nil, is a widget just
-// graded, drawn with its feedback in place of the empty form.
-func (s *Server) renderLesson(w http.ResponseWriter, r *http.Request, lesson *lessons.Lesson, checked *WidgetView) error {
+// lessonOverrides replaces parts of a lesson page after a post: a widget
+// or an exercise drawn with its results, and the status to answer with.
+type lessonOverrides struct {
+	widget   *WidgetView
+	exercise *ExerciseView
+	status   int
+}
+
+// renderLesson draws the lesson page, with the overrides of a post.
+func (s *Server) renderLesson(w http.ResponseWriter, r *http.Request, lesson *lessons.Lesson, o lessonOverrides) error {
 	course := s.course.Load()
 	l := learnerFrom(r.Context())
 	attempt, err := s.quizAttempt(r, lesson)
@@ -38,8 +45,16 @@ func (s *Server) renderLesson(w http.ResponseWriter, r *http.Request, lesson *le
 		switch {
 		case seg.Widget == nil:
 			v.Body = append(v.Body, BodyPart{HTML: seg.HTML})
-		case checked != nil && checked.ID == seg.Widget.ID:
-			v.Body = append(v.Body, BodyPart{Widget: checked})
+		case seg.Widget.Exercise != nil && o.exercise != nil && o.exercise.ID == seg.Widget.ID:
+			v.Body = append(v.Body, BodyPart{Exercise: o.exercise})
+		case seg.Widget.Exercise != nil:
+			code, err := s.learnerCode(r.Context(), l, seg.Widget.Exercise)
+			if err != nil {
+				return err
+			}
+			v.Body = append(v.Body, BodyPart{Exercise: exerciseView(lesson, seg.Widget.Exercise, code)})
+		case o.widget != nil && o.widget.ID == seg.Widget.ID:
+			v.Body = append(v.Body, BodyPart{Widget: o.widget})
 		default:
 			v.Body = append(v.Body, BodyPart{Widget: widgetView(lesson, seg.Widget, l.ID, attempt, l.zone)})
 		}
@@ -51,7 +66,11 @@ func (s *Server) renderLesson(w http.ResponseWriter, r *http.Request, lesson *le
 	if next != nil {
 		v.Next = &LessonLink{Title: next.Title, Slug: next.Slug}
 	}
-	return render(w, r, lessonPage(v))
+	status := o.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	return renderStatus(w, r, status, lessonPage(v))
 }
 
 // recordOpened marks the lesson opened for a returning learner. A lesson

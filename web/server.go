@@ -53,6 +53,12 @@ type Config struct {
 	Ready []ReadyCheck
 	// Now returns the current time; nil means time.Now.
 	Now func() time.Time
+	// Grader runs learners' Python; nil serves exercises without running
+	// them (the panel says so).
+	Grader Grader
+	// RunsPerMinute and RunBurst limit how often one learner may run code;
+	// 0 means DefaultRunsPerMinute and DefaultRunBurst.
+	RunsPerMinute, RunBurst int
 }
 
 // Server handles every HTTP request of the app.
@@ -68,6 +74,8 @@ type Server struct {
 	handler http.Handler
 
 	summaries summaries
+	grader    Grader
+	runs      runLimiter
 }
 
 // New builds a server from cfg.
@@ -95,6 +103,14 @@ func New(cfg Config) (*Server, error) {
 	}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	s.grader = cfg.Grader
+	s.runs = runLimiter{perMin: cfg.RunsPerMinute, burst: cfg.RunBurst}
+	if s.runs.perMin <= 0 {
+		s.runs.perMin = DefaultRunsPerMinute
+	}
+	if s.runs.burst <= 0 {
+		s.runs.burst = DefaultRunBurst
 	}
 	s.course.Store(cfg.Course)
 	s.handler = s.routes()

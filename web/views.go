@@ -82,8 +82,9 @@ type LessonView struct {
 
 // BodyPart is one piece of a lesson body, rendered HTML or a widget.
 type BodyPart struct {
-	HTML   template.HTML
-	Widget *WidgetView
+	HTML     template.HTML
+	Widget   *WidgetView
+	Exercise *ExerciseView
 }
 
 // LessonLink points to a neighbouring lesson.

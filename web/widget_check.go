@@ -74,7 +74,7 @@ func (s *Server) widgetCheck(w http.ResponseWriter, r *http.Request) error {
 	// A plain post: redraw the whole lesson with this widget's feedback.
 	l.badge, l.opened, l.zone = sum.badge, sum.opened, sum.zone
 	r = r.WithContext(withLearner(r.Context(), l))
-	return s.renderLesson(w, r, lesson, res.view)
+	return s.renderLesson(w, r, lesson, lessonOverrides{widget: res.view})
 }
 
 // rememberZone stores the browser's time zone when it is a real IANA name

@@ -7,14 +7,20 @@ import (
 	"io"
 	"os"
 
+	"strings"
+
 	"learn/lessons"
+	"learn/quiz"
+	"learn/sandbox"
 )
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flagSet("check", "Check a course folder (the built-in course when no folder is given) and print every problem as file:line: message.", stderr)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "Check a course folder and print every problem as file:line: message.\n\nUsage:\n  learn check [DIR]\n\nWith no DIR, the built-in course is checked. Exit status 1 means problems were found.\n")
-	}
+	fs := flagSet("check", "", stderr)
+	skipRun := fs.Bool("no-run", false, "check the files only; do not run exercise solutions and starters in the sandbox")
+	var sf sandboxFlags
+	sf.add(fs)
+	fs.Usage = usageWithArgs(fs, "check [flags] [DIR]", "Check a course folder (the built-in course without DIR) and print every problem as file:line: message.\n"+
+		"Every exercise's reference solution must pass all its cases and its starter must fail at least one.\nExit status 1 means problems were found.")
 	if err := parseFlags(fs, args, withEnv(fs)); err != nil {
 		return err
 	}
@@ -42,14 +48,153 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	widgets := 0
-	for _, l := range course.Lessons {
+	counts := countCourse(course)
+	if !*skipRun && counts.exercises > 0 {
+		cfg, err := sf.config()
+		if err != nil {
+			return err
+		}
+		problems, err := checkExercises(ctx, cfg, course, stderr)
+		if err != nil {
+			return err
+		}
+		if len(problems) > 0 {
+			for _, p := range problems {
+				fmt.Fprintln(stdout, p.String())
+			}
+			fmt.Fprintf(stdout, "%s: %d problem(s)\n", name, len(problems))
+			return errProblems
+		}
+	}
+	ran := "solutions and starters run in the sandbox"
+	if *skipRun {
+		ran = "not run (--no-run)"
+	}
+	fmt.Fprintf(stdout, "%s: ok — %d lessons, %d widgets (%d classify, %d annotate, %d quizzes), %d quiz questions, %d exercises (%s)\n",
+		name, len(course.Lessons), counts.widgets, counts.classify, counts.annotate, counts.quizzes, counts.questions, counts.exercises, ran)
+	return nil
+}
+
+// courseCounts is what learn check reports having checked.
+type courseCounts struct {
+	widgets, classify, annotate, quizzes, questions, exercises int
+}
+
+func countCourse(c *lessons.Course) courseCounts {
+	var n courseCounts
+	for _, l := range c.Lessons {
 		for _, s := range l.Segments {
-			if s.Widget != nil {
-				widgets++
+			if s.Widget == nil {
+				continue
+			}
+			n.widgets++
+			switch s.Widget.Kind {
+			case quiz.KindClassify:
+				n.classify++
+			case quiz.KindAnnotate:
+				n.annotate++
+			case quiz.KindQuiz:
+				n.quizzes++
+				n.questions += len(s.Widget.Value.(*quiz.Quiz).Questions)
+			case lessons.KindExercise:
+				n.exercises++
 			}
 		}
 	}
-	fmt.Fprintf(stdout, "%s: ok — %d lessons, %d widgets checked\n", name, len(course.Lessons), widgets)
-	return nil
+	return n
+}
+
+// checkExercises runs every exercise's solution (it must pass every case)
+// and starter (it must fail at least one), drawing a progress bar on
+// stderr.
+func checkExercises(ctx context.Context, cfg sandbox.Config, course *lessons.Course, stderr io.Writer) ([]lessons.Problem, error) {
+	type job struct {
+		lesson *lessons.Lesson
+		ex     *lessons.Exercise
+		line   int
+	}
+	var jobs []job
+	for _, l := range course.Lessons {
+		for _, s := range l.Segments {
+			if s.Widget != nil && s.Widget.Exercise != nil {
+				jobs = append(jobs, job{l, s.Widget.Exercise, s.Widget.Line})
+			}
+		}
+	}
+	bar := newProgress(stderr, 2*len(jobs))
+	bar.step("starting the sandbox")
+	box, err := startSandbox(ctx, cfg, stderr, true)
+	if err != nil {
+		return nil, err
+	}
+	defer box.Close(context.Background())
+	var problems []lessons.Problem
+	for _, j := range jobs {
+		bar.step(j.ex.ID + ": reference solution")
+		report, err := gradeAll(ctx, box, j.ex, j.ex.Solution)
+		if err != nil {
+			return nil, fmt.Errorf("check %s: %w", j.ex.ID, err)
+		}
+		for _, c := range report.Cases {
+			if c.Verdict != sandbox.VerdictPassed {
+				problems = append(problems, lessons.Problem{File: j.lesson.File, Line: j.line,
+					Message: fmt.Sprintf("exercise %s: the reference solution fails case %q (%s): %s", j.ex.ID, c.Name, c.Verdict, c.Message)})
+			}
+		}
+		bar.step(j.ex.ID + ": starter code")
+		report, err = gradeAll(ctx, box, j.ex, j.ex.Starter)
+		if err != nil {
+			return nil, fmt.Errorf("check %s: %w", j.ex.ID, err)
+		}
+		if report.Passed {
+			problems = append(problems, lessons.Problem{File: j.lesson.File, Line: j.line,
+				Message: fmt.Sprintf("exercise %s: the starter code already passes every case; give learners something to fix", j.ex.ID)})
+		}
+	}
+	bar.done()
+	return problems, nil
+}
+
+// progress draws "[#####-----] 3/10 what" on a terminal, or one line per
+// step elsewhere (logs, CI).
+type progress struct {
+	w     io.Writer
+	total int
+	n     int
+	tty   bool
+}
+
+func newProgress(w io.Writer, total int) *progress {
+	p := &progress{w: w, total: total}
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			p.tty = true
+		}
+	}
+	return p
+}
+
+func (p *progress) step(what string) {
+	const width = 24
+	filled := 0
+	if p.total > 0 {
+		filled = width * p.n / p.total
+	}
+	line := fmt.Sprintf("[%s%s] %d/%d %s", strings.Repeat("#", filled), strings.Repeat("-", width-filled), p.n, p.total, what)
+	if p.tty {
+		fmt.Fprintf(p.w, "\r\033[K%s", line)
+	} else {
+		fmt.Fprintln(p.w, line)
+	}
+	if what != "starting the sandbox" {
+		p.n++
+	}
+}
+
+func (p *progress) done() {
+	p.n = p.total
+	p.step("done")
+	if p.tty {
+		fmt.Fprintln(p.w)
+	}
 }

@@ -17,6 +17,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"learn/sandbox"
 )
 
 const usage = `learn teaches how MCP servers report failures and describe their tools.
@@ -26,12 +28,18 @@ Usage:
 
 Commands:
   serve   run the web app: the course, quizzes and the Python sandbox
-  check   validate a course folder and print every problem as file:line: message
+  check   validate a course folder and print every problem as file:line: message;
+          runs every exercise's reference solution and starter in the sandbox
+  run     run a Python file in the sandbox with the server's limits
+  grade   grade a Python file against all cases of an exercise
 
 Run "learn <command> --help" for the flags of a command.
 `
 
 func main() {
+	// A sandbox worker is this same binary started by the sandbox: it runs
+	// learners' code and never returns.
+	sandbox.WorkerMain()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
@@ -50,6 +58,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runServe(ctx, args[1:], stdout, stderr)
 	case "check":
 		err = runCheck(ctx, args[1:], stdout, stderr)
+	case "run":
+		err = runRun(ctx, args[1:], stdout, stderr)
+	case "grade":
+		err = runGrade(ctx, args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

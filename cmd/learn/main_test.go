@@ -14,6 +14,27 @@ func TestCommands(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(bad, "01-a.md"), []byte("---\ntitle: A\nslug: Not A Slug\norder: 1\n---\nBody\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	wasm := filepath.Join("..", "..", "node_modules", "@antonz", "python-wasi", "dist", "python.wasm")
+	badExercises := t.TempDir()
+	lesson := "---\ntitle: A\nslug: a\norder: 1\nsummary: S.\nobjectives:\n  - O\nminutes: 3\n---\nText.\n\n" +
+		"```exercise\nid: sum\ntitle: Sum\nprompt: Add two numbers.\nstarter: |\n  a, b = map(int, input().split())\n  print(a + b)\nsolution: |\n  print(3)\n" +
+		"samples:\n  - name: One\n    stdin: \"1 2\"\n    expected: \"3\"\nhidden:\n  - name: Two\n    stdin: \"2 2\"\n    expected: \"4\"\n```\n\n## Key takeaways\n- x\n"
+	if err := os.WriteFile(filepath.Join(badExercises, "01-a.md"), []byte(lesson), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, body string) string {
+		p := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	hello := write("hello.py", "import sys\nprint('hi', sys.stdin.read().strip())\n")
+	stdinFile := write("in.txt", "there\n")
+	loop := write("loop.py", "while True:\n    pass\n")
+	right := write("right.py", "K = {'unknown_tool': -32602, 'malformed': -32600}\nk, m = input().split('|', 1)\n"+
+		"print(f'error {K[k]} {m}' if k in K else f'result isError=true {m}')\n")
+	wrong := write("wrong.py", "k, m = input().split('|')\nprint('result isError=true ' + m)\n")
 	tests := []struct {
 		name       string
 		args       []string
@@ -26,7 +47,17 @@ func TestCommands(t *testing.T) {
 		{"unknown command", []string{"teleport"}, 2, nil, []string{`unknown command "teleport"`}},
 		{"serve help", []string{"serve", "--help"}, 0, nil, []string{"-addr", "[LEARN_ADDR]", "-db", "-lessons", "-log-level", "-dev"}},
 		{"serve bad flag", []string{"serve", "--colour"}, 2, nil, []string{"flag provided but not defined: -colour"}},
-		{"check built-in", []string{"check"}, 0, []string{"built-in course: ok", "lessons"}, nil},
+		{"check built-in", []string{"check", "--python-wasm", wasm}, 0, []string{"built-in course: ok", "lessons", "quiz questions", "exercises (solutions and starters run in the sandbox)"}, []string{"report-a-failure: reference solution", "2/2 done"}},
+		{"check exercises", []string{"check", "--python-wasm", wasm, badExercises}, 1, []string{
+			`exercise sum: the reference solution fails case "Two"`, "exercise sum: the starter code already passes every case",
+		}, nil},
+		{"run", []string{"run", "--python-wasm", wasm, "--stdin", stdinFile, hello}, 0, []string{"hi there"}, nil},
+		{"run stopped at its deadline", []string{"run", "--python-wasm", wasm, "--run-timeout", "1s", loop}, 1, nil, []string{"learn run: "}},
+		{"run without a file", []string{"run"}, 2, nil, []string{"learn run [flags] FILE.py"}},
+		{"grade right", []string{"grade", "--python-wasm", wasm, "report-a-failure", right}, 0, []string{"ok   Pipe in a protocol message: passed", "10 passed, 0 failed"}, nil},
+		{"grade wrong", []string{"grade", "--python-wasm", wasm, "report-a-failure", wrong}, 1, []string{"FAIL Unknown tool: wrong output", "FAIL Pipe in a protocol message: error"}, nil},
+		{"grade json", []string{"grade", "--json", "--python-wasm", wasm, "report-a-failure", right}, 0, []string{`"passed": true`, `"verdict": "passed"`}, nil},
+		{"grade unknown exercise", []string{"grade", "--python-wasm", wasm, "nope", right}, 1, nil, []string{`no exercise "nope"`, "report-a-failure"}},
 		{"check bad folder", []string{"check", bad}, 1, []string{
 			"01-a.md:3: slug \"Not A Slug\" is not valid", "01-a.md:2: missing summary", "missing takeaways", "problem(s)",
 		}, nil},

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"learn/lessons"
+	"learn/sandbox"
 	"learn/static"
 	"learn/store"
 	"learn/web"
@@ -20,11 +21,13 @@ import (
 
 // serveConfig is everything "learn serve" is configured with.
 type serveConfig struct {
-	addr     string
-	db       string
-	lessons  string
-	logLevel slog.Level
-	dev      bool
+	addr          string
+	db            string
+	lessons       string
+	logLevel      slog.Level
+	dev           bool
+	sandbox       sandbox.Config
+	runsPerMinute int
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -35,7 +38,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&cfg.lessons, "lessons", "", "serve the course in this `folder` instead of the built-in one")
 	fs.TextVar(&cfg.logLevel, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
 	fs.BoolVar(&cfg.dev, "dev", false, "development mode: readable logs, and lessons reload when their files change")
+	fs.IntVar(&cfg.runsPerMinute, "runs-per-minute", web.DefaultRunsPerMinute, "how often one learner may run code, per `minute`; past it the server answers 429")
+	var sf sandboxFlags
+	sf.add(fs)
 	if err := parseFlags(fs, args, withEnv(fs)); err != nil {
+		return err
+	}
+	var err error
+	if cfg.sandbox, err = sf.config(); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -94,7 +104,37 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 	if err != nil {
 		return err
 	}
-	srv, err := web.New(web.Config{Course: course, Store: st, Assets: assets, Logger: log, CookieKey: key})
+	cfg.sandbox.Logger = log.With("component", "sandbox")
+	box, err := sandbox.New(cfg.sandbox)
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := box.Close(ctx); err != nil {
+			log.Error("close sandbox", "err", err)
+		}
+	}()
+	warmCtx, stopWarm := context.WithCancel(ctx)
+	defer stopWarm()
+	go func() {
+		// Pages are served while the interpreter compiles; /readyz says
+		// ready once this ends.
+		if err := box.Warm(warmCtx, func(msg string) { log.Info(msg, "component", "sandbox") }); err != nil && warmCtx.Err() == nil {
+			log.Error("sandbox warm-up failed; exercises cannot run until this is fixed", "err", err)
+		}
+	}()
+	srv, err := web.New(web.Config{
+		Course: course, Store: st, Assets: assets, Logger: log, CookieKey: key,
+		Grader: box, RunsPerMinute: cfg.runsPerMinute,
+		Ready: []web.ReadyCheck{{Name: "sandbox", Check: func(context.Context) error {
+			if !box.Ready() {
+				return fmt.Errorf("the Python interpreter is still warming up")
+			}
+			return nil
+		}}},
+	})
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@ func startServer(t *testing.T, db string) (base string, stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	listening := make(chan string, 1)
 	done := make(chan error, 1)
-	cfg := serveConfig{addr: "127.0.0.1:0", db: db, logLevel: slog.LevelWarn}
+	cfg := serveConfig{addr: "127.0.0.1:0", db: db, logLevel: slog.LevelWarn, sandbox: testSandboxConfig(t), runsPerMinute: 600}
 	go func() { done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), listening) }()
 	select {
 	case addr := <-listening:
@@ -94,7 +94,6 @@ func TestServePages(t *testing.T) {
 		{"unknown lesson", "/lessons/no-such-lesson", 404, []string{"Page not found", "There is no lesson called &#34;no-such-lesson&#34;"}},
 		{"unknown page", "/nowhere", 404, []string{"Page not found", "Back to the course"}},
 		{"healthz", "/healthz", 200, []string{"ok"}},
-		{"readyz", "/readyz", 200, []string{"ready"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -120,6 +119,23 @@ func TestServePages(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("readyz once the sandbox is warm", func(t *testing.T) {
+		deadline := time.Now().Add(90 * time.Second)
+		for {
+			resp, body := get(t, c, base+"/readyz")
+			if resp.StatusCode == 200 && strings.Contains(body, "ready") {
+				return
+			}
+			if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(body, "sandbox") || resp.Header.Get("Retry-After") == "" {
+				t.Fatalf("readyz while warming = %d %q, want 503 naming the sandbox with Retry-After", resp.StatusCode, body)
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the sandbox was not ready within 90 s: %s", body)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	})
 
 	t.Run("hashed static url with long cache", func(t *testing.T) {
 		_, body := get(t, c, base+"/")

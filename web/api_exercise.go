@@ -1,0 +1,56 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"learn/sandbox"
+)
+
+// apiExerciseRequest is the body of the exercise API.
+type apiExerciseRequest struct {
+	Code string `json:"code"`
+}
+
+// apiExerciseResponse is the answer of the exercise API: one result per
+// case; hidden cases carry only their name, verdict and message.
+type apiExerciseResponse struct {
+	Exercise string               `json:"exercise"`
+	Mode     string               `json:"mode"`
+	Passed   bool                 `json:"passed"`
+	Summary  string               `json:"summary"`
+	Cases    []sandbox.CaseResult `json:"cases"`
+	Awarded  int                  `json:"awarded"`
+}
+
+// apiExercise handles POST /api/exercises/{id}/run and …/submit with
+// {"code": "…"}.
+func (s *Server) apiExercise(mode string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		// The API always answers JSON, errors included.
+		r.Header.Set("Accept", "application/json")
+		ex, _, ok := s.course.Load().Exercise(r.PathValue("id"))
+		if !ok {
+			return &Error{Status: http.StatusNotFound, Message: fmt.Sprintf("There is no exercise %q.", r.PathValue("id"))}
+		}
+		var req apiExerciseRequest
+		dec := json.NewDecoder(r.Body)
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&req); err != nil {
+			var tooBig *http.MaxBytesError
+			if errors.As(err, &tooBig) {
+				return &Error{Status: http.StatusRequestEntityTooLarge, Message: "The request body is too large; send shorter code."}
+			}
+			return &Error{Status: http.StatusBadRequest, Message: `The body must be JSON like {"code": "print(42)"}: ` + err.Error()}
+		}
+		out, err := s.gradeExercise(r, ex, req.Code, mode)
+		if err != nil {
+			return err
+		}
+		return writeJSON(w, http.StatusOK, apiExerciseResponse{
+			Exercise: ex.ID, Mode: mode, Passed: out.result.Passed, Summary: out.result.Summary, Cases: out.result.Cases, Awarded: out.awarded,
+		})
+	}
+}
