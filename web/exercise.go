@@ -163,11 +163,10 @@ func exerciseResult(mode string, r sandbox.Report) *ExerciseResult {
 		}
 	}
 	res := &ExerciseResult{Mode: mode, Passed: r.Passed, Cases: r.Cases}
-	what := "sample cases"
+	res.Summary = fmt.Sprintf("%d of %d sample cases passed.", passed, len(r.Cases))
 	if mode == modeSubmit {
-		what = "cases, hidden ones included"
+		res.Summary = fmt.Sprintf("%d of %d cases passed, hidden ones included.", passed, len(r.Cases))
 	}
-	res.Summary = fmt.Sprintf("%d of %d %s passed.", passed, len(r.Cases), what)
 	switch {
 	case r.Passed && mode == modeSubmit:
 		res.Summary += " Solved."
@@ -212,7 +211,7 @@ func (s *Server) exerciseForm(w http.ResponseWriter, r *http.Request) error {
 	if err := r.ParseForm(); err != nil {
 		return &Error{Status: http.StatusRequestEntityTooLarge, Message: "The form could not be read; if your code is very long, shorten it.", Err: err}
 	}
-	mode := r.PostForm.Get("action")
+	mode := r.PostForm.Get("mode")
 	if mode != modeRun && mode != modeSubmit {
 		mode = modeRun
 	}

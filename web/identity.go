@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"net/http"
@@ -117,4 +118,13 @@ func (l learner) badgeOrNew() LearnerBadge {
 		b.Level = 1
 	}
 	return b
+}
+
+// newNonce returns 128 random bits for a Content-Security-Policy nonce.
+func newNonce() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("web: nonce: %w", err)
+	}
+	return base64.StdEncoding.EncodeToString(b[:]), nil
 }

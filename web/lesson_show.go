@@ -41,6 +41,15 @@ func (s *Server) renderLesson(w http.ResponseWriter, r *http.Request, lesson *le
 		Minutes: lesson.Minutes, XP: lesson.XP, Objectives: lesson.Objectives, Takeaways: lesson.Takeaways,
 	}
 	v.Description = lesson.Summary
+	if len(lesson.Exercises()) > 0 && s.assets.Has("editor.js") {
+		v.Scripts = append(v.Scripts, s.assets.URL("editor.js"))
+		nonce, err := newNonce()
+		if err != nil {
+			return err
+		}
+		v.StyleNonce = nonce
+		w.Header().Set("Content-Security-Policy", policyWithStyleNonce(nonce))
+	}
 	for _, seg := range lesson.Segments {
 		switch {
 		case seg.Widget == nil:

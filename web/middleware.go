@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -11,6 +12,12 @@ import (
 // images, no inline script and no framing.
 const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 	"connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+
+// policyWithStyleNonce is contentSecurityPolicy that also admits <style>
+// elements carrying nonce: the code editor injects its stylesheet that way.
+func policyWithStyleNonce(nonce string) string {
+	return strings.Replace(contentSecurityPolicy, "style-src 'self'", "style-src 'self' 'nonce-"+nonce+"'", 1)
+}
 
 // securityHeaders sets the headers every response carries.
 func securityHeaders(next http.Handler) http.Handler {

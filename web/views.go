@@ -16,6 +16,9 @@ type Page struct {
 	Stylesheet []string
 	Scripts    []string
 	Icon       string
+	// StyleNonce, when set, is the nonce the page's policy admits <style>
+	// elements by (pages with the code editor).
+	StyleNonce string
 	Learner    LearnerBadge
 }
 

@@ -99,7 +99,8 @@ func (b *browser) do(t *testing.T, steps ...chromedp.Action[chromedp.Void]) {
 	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
 	defer cancel()
 	if err := chromedp.Do(ctx, steps...); err != nil {
-		t.Fatalf("browser: %v", err)
+		shot := b.screenshot(t, "failure")
+		t.Fatalf("browser: %v\nconsole errors: %q\nscreenshot: %s", err, b.consoleErrors(), shot)
 	}
 }
 

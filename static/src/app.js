@@ -29,7 +29,7 @@ async function submitInPlace(event) {
   const button = form.querySelector('button[type="submit"]');
   if (button) button.setAttribute("aria-busy", "true");
   try {
-    const response = await fetch(form.action, {
+    const response = await fetch(form.getAttribute("action"), {
       method: "POST",
       body: new URLSearchParams(new FormData(form)),
       headers: { Accept: "application/json" },
@@ -58,5 +58,39 @@ async function submitInPlace(event) {
   }
 }
 
+// Exercise forms: run or submit in place and show the results under the
+// editor, which keeps its state.
+async function runInPlace(event) {
+  const form = event.target.closest("form[data-exercise-form]");
+  if (!form) return;
+  event.preventDefault();
+  const panel = form.closest("section.exercise");
+  const results = panel.querySelector('[data-testid="results"]');
+  const buttons = form.querySelectorAll("button");
+  const body = new URLSearchParams(new FormData(form));
+  body.set("mode", (event.submitter && event.submitter.value) || "run");
+  buttons.forEach((b) => b.setAttribute("aria-busy", "true"));
+  results.textContent = "Running…";
+  try {
+    const response = await fetch(form.getAttribute("action"), {
+      method: "POST", body, headers: { Accept: "application/json" }, credentials: "same-origin",
+    });
+    const data = await response.json();
+    if (data.html) {
+      const holder = document.createElement("div");
+      holder.innerHTML = data.html; // drawn and escaped by the server
+      results.replaceWith(holder.querySelector('[data-testid="results"]'));
+    } else {
+      results.textContent = data.error || data.problem || `The server answered ${response.status}.`;
+    }
+    updateHeader(data.learner);
+  } catch (err) {
+    results.textContent = "The server could not be reached. Your code is still here; try again.";
+  } finally {
+    buttons.forEach((b) => b.removeAttribute("aria-busy"));
+  }
+}
+
 fillZones(document);
 document.addEventListener("submit", submitInPlace);
+document.addEventListener("submit", runInPlace);

@@ -1,0 +1,72 @@
+// The code editor of exercise panels: CodeMirror 6 with Python
+// highlighting, over the plain <textarea> that works without JavaScript.
+// The textarea stays in the form and always holds the editor's text.
+import { EditorState } from "@codemirror/state";
+import {
+  EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection,
+} from "@codemirror/view";
+import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { python } from "@codemirror/lang-python";
+import {
+  syntaxHighlighting, defaultHighlightStyle, indentUnit, bracketMatching, indentOnInput,
+} from "@codemirror/language";
+
+const nonceMeta = document.querySelector('meta[name="learn-style-nonce"]');
+const styleNonce = nonceMeta ? nonceMeta.content : "";
+
+function attach(textarea) {
+  const form = textarea.form;
+  const label = document.querySelector(`label[for="${textarea.id}"]`);
+  const runButton = form.querySelector('button[value="run"]');
+  const view = new EditorView({
+    parent: textarea.parentElement,
+    state: EditorState.create({
+      doc: textarea.value,
+      extensions: [
+        lineNumbers(),
+        highlightActiveLineGutter(),
+        highlightActiveLine(),
+        drawSelection(),
+        history(),
+        indentOnInput(),
+        bracketMatching(),
+        indentUnit.of("    "),
+        python(),
+        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        keymap.of([
+          {
+            key: "Mod-Enter",
+            run: () => {
+              form.requestSubmit(runButton);
+              return true;
+            },
+          },
+          // Tab indents; Escape then Tab leaves the editor, as CodeMirror documents.
+          indentWithTab,
+          ...defaultKeymap,
+          ...historyKeymap,
+        ]),
+        // The page's Content-Security-Policy admits CodeMirror's own
+        // stylesheet by this per-response nonce.
+        EditorView.cspNonce.of(styleNonce),
+        EditorView.contentAttributes.of({
+          "aria-label": label ? label.textContent : "Python code",
+          "data-testid": "editor",
+        }),
+        EditorView.updateListener.of((update) => {
+          if (update.docChanged) textarea.value = update.state.doc.toString();
+        }),
+      ],
+    }),
+  });
+  textarea.insertAdjacentElement("afterend", view.dom);
+  textarea.hidden = true;
+  if (label) label.addEventListener("click", () => view.focus());
+  // Tests and scripts can set the code through the textarea's editor.
+  textarea.editorView = view;
+  textarea.addEventListener("learn:set-code", (e) => {
+    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: e.detail } });
+  });
+}
+
+for (const textarea of document.querySelectorAll("textarea[data-editor]")) attach(textarea);
