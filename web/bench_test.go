@@ -13,7 +13,7 @@ import (
 )
 
 // newTestServer builds a server on the built-in course and a temp database.
-func newTestServer(tb testing.TB) *Server {
+func newTestServer(tb testing.TB, opts ...func(*Config)) *Server {
 	tb.Helper()
 	course, err := lessons.Load(lessons.BuiltIn())
 	if err != nil {
@@ -32,8 +32,11 @@ func newTestServer(tb testing.TB) *Server {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	key := make([]byte, 64)
-	s, err := New(Config{Course: course, Store: st, Assets: assets, CookieKey: key})
+	cfg := Config{Course: course, Store: st, Assets: assets, CookieKey: make([]byte, 64)}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	s, err := New(cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -174,6 +174,21 @@ func TestPagesCarryNoKeys(t *testing.T) {
 			if seg.Widget == nil {
 				continue
 			}
+			if ex := seg.Widget.Exercise; ex != nil {
+				if !strings.Contains(body, `data-testid="exercise-`+ex.ID+`"`) {
+					t.Errorf("%s: exercise %s is not on the page", l.Slug, ex.ID)
+				}
+				for _, h := range ex.Hidden {
+					checked++
+					if strings.Contains(body, h.Stdin) || strings.Contains(body, h.Expected) {
+						t.Errorf("%s: the page shows hidden case %q", l.Slug, h.Name)
+					}
+				}
+				if strings.Contains(body, strings.TrimSpace(ex.Solution)) {
+					t.Errorf("%s: the page shows the reference solution of %s", l.Slug, ex.ID)
+				}
+				continue
+			}
 			if !strings.Contains(body, `data-testid="widget-`+seg.Widget.ID+`"`) {
 				t.Errorf("%s: widget %s is not on the page", l.Slug, seg.Widget.ID)
 			}
