@@ -1,0 +1,94 @@
+package lessons
+
+import (
+	"bytes"
+	"io/fs"
+	"strings"
+	"testing"
+
+	"learn/quiz"
+)
+
+// coverage lists, per lesson slug, terms the lesson that teaches them must
+// mention: every code, hint, SDK exception and result type the course
+// promises to teach.
+var coverage = map[string][]string{
+	"two-ways-to-fail": {"protocol error", "tool execution error", "isError", "MAY", "SHOULD", "2025-11-25", "SEP-1303", "-32602", "expired"},
+	"json-rpc-error-object": {"code", "message", "data", "-32700", "-32600", "-32601", "-32602", "-32603",
+		"-32020", "-32021", "-32022", "requiredCapabilities", "-32000", "-32001", "-32002", "-32042", "-32099", "-32019", "one concise sentence"},
+	"errors-a-model-can-act-on": {"valid value", "stack trace", "token", "Same failure, same words", "loop"},
+	"python-sdk-exceptions": {"ToolError", "MCPError", "INTERNAL_ERROR", "KeyError", "ValueError", "Unknown tool", "2.3.0", "2.0.0",
+		"lookup_order", "smarter model", "Error executing tool", "MCPServer"},
+	"tool-annotations": {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint", "title", "untrusted", "default"},
+	"security-duties":  {"MUST", "SHOULD", "validate", "rate", "sanitize", "confirmation", "deny", "prompt injection", "audit"},
+	"designing-tools":  {"description", "idempotency key", "_meta", "resource_link", "output"},
+	"results-beyond-text": {"text", "image", "audio", "resource_link", "resource", "structuredContent", "outputSchema",
+		"resultType", "complete", "input_required", "task", "notifications/progress", "expire"},
+}
+
+// TestCourseContent checks that the built-in course is whole: eight or more
+// lessons, each with objectives, takeaways, a widget or an exercise, a quiz
+// of six or more questions with explanations on every option, and the
+// terms its topic must cover.
+func TestCourseContent(t *testing.T) {
+	c, err := Load(BuiltIn())
+	if err != nil {
+		t.Fatalf("load the built-in course:\n%v", err)
+	}
+	if len(c.Lessons) < 8 {
+		t.Fatalf("the course has %d lessons, want at least 8", len(c.Lessons))
+	}
+	for slug := range coverage {
+		if _, ok := c.Lesson(slug); !ok {
+			t.Errorf("the course has no lesson %q", slug)
+		}
+	}
+	for _, l := range c.Lessons {
+		t.Run(l.Slug, func(t *testing.T) {
+			if len(l.Objectives) == 0 || l.Minutes <= 0 {
+				t.Error("no objectives or minutes")
+			}
+			if strings.Count(string(l.Takeaways), "<li>") < 3 {
+				t.Error("fewer than three key takeaways")
+			}
+			q, ok := l.Quiz()
+			if !ok {
+				t.Fatal("no end-of-lesson quiz")
+			}
+			if len(q.Questions) < 6 {
+				t.Errorf("the quiz has %d questions, want at least 6", len(q.Questions))
+			}
+			if q.PassMark() > len(q.Questions) {
+				t.Errorf("pass mark %d above %d questions", q.PassMark(), len(q.Questions))
+			}
+			for _, qn := range q.Questions {
+				for _, o := range qn.Options {
+					if strings.TrimSpace(o.Explanation) == "" {
+						t.Errorf("question %s option %s has no explanation", qn.ID, o.ID)
+					}
+				}
+				if (qn.Kind == quiz.QuestionClassify || qn.Kind == quiz.QuestionAnnotate) && qn.Explanation == "" && qn.Tool == nil {
+					t.Errorf("question %s has no explanation", qn.ID)
+				}
+			}
+			practice := 0
+			for _, s := range l.Segments {
+				if s.Widget != nil && s.Widget.Kind != quiz.KindQuiz {
+					practice++
+				}
+			}
+			if practice == 0 {
+				t.Error("no classify, annotate or exercise block to practise with")
+			}
+			src, err := fs.ReadFile(BuiltIn(), l.File)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, term := range coverage[l.Slug] {
+				if !bytes.Contains(src, []byte(term)) {
+					t.Errorf("the lesson never mentions %q", term)
+				}
+			}
+		})
+	}
+}
