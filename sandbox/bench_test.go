@@ -43,7 +43,10 @@ func BenchmarkGradeCold(b *testing.B) {
 			b.ResetTimer()
 			for b.Loop() {
 				var out []byte
-				end := e.exec(req, nil, func(p []byte) { out = append(out, p...) })
+				end, settled := e.exec(req, nil, func(p []byte) { out = append(out, p...) })
+				if settled != nil {
+					<-settled
+				}
 				tr := parseFrames(out, nonce, len(stdins))
 				rep := judge(reportAFailureCases, tr, end, CompareTrimmedLines, DefaultConfig().limits())
 				if !rep.Passed {

@@ -360,6 +360,9 @@ type execRequest struct {
 	Timeout   time.Duration
 	StdoutCap int // raw guest stdout bytes before the run is stopped
 	StderrCap int // raw guest stderr bytes kept
+	// DoneMarker is the harness's last frame; seeing it ends the run for
+	// the caller (see exec).
+	DoneMarker []byte
 }
 
 // execOutcome is how a run ended, as seen from the host.
@@ -377,18 +380,44 @@ type execOutcome struct {
 // the submission is handed to the interpreter; the deadline runs from then.
 // The deadline only stops the guest if the engine was compiled with
 // CloseOnContextDone; otherwise the caller must kill the process.
-func (e *engine) exec(req execRequest, onStarted func(cold bool), onStdout func([]byte)) execOutcome {
+//
+// When stdout ends with req.DoneMarker (the harness's last frame) exec
+// returns at once, without waiting for the interpreter to exit: a learner
+// waits for the answer, not for the teardown. The returned channel then
+// receives true once the instance has exited, or false if it was still
+// running at the deadline (a forged last frame); the caller must not reuse
+// the slot, or the process, before that. Otherwise the channel is nil.
+func (e *engine) exec(req execRequest, onStarted func(cold bool), onStdout func([]byte)) (execOutcome, <-chan bool) {
 	inst, err := e.take()
 	if err != nil {
-		return execOutcome{ExitCode: -1, Crash: err.Error()}
+		return execOutcome{ExitCode: -1, Crash: err.Error()}, nil
 	}
 	var out execOutcome
 	out.Cold = inst.cold
+	var errMu sync.Mutex
 	var stderr bytes.Buffer
-	var flood sync.Once
+	var flood, finish sync.Once
 	floodCh := make(chan struct{})
-	inst.stdout.attach(onStdout, req.StdoutCap, func() { flood.Do(func() { close(floodCh) }) })
+	doneCh := make(chan struct{})
+	var tail []byte
+	marker := req.DoneMarker
+	inst.stdout.attach(func(p []byte) {
+		onStdout(p)
+		if len(marker) == 0 {
+			return
+		}
+		// Calls are serial (the sink's lock), so tail needs no lock.
+		tail = append(tail, p...)
+		if bytes.HasSuffix(tail, marker) {
+			finish.Do(func() { close(doneCh) })
+		}
+		if len(tail) > len(marker) {
+			tail = append(tail[:0], tail[len(tail)-len(marker):]...)
+		}
+	}, req.StdoutCap, func() { flood.Do(func() { close(floodCh) }) })
 	inst.stderr.attach(func(p []byte) {
+		errMu.Lock()
+		defer errMu.Unlock()
 		if room := req.StderrCap - stderr.Len(); room > 0 {
 			stderr.Write(p[:min(len(p), room)])
 		}
@@ -401,19 +430,38 @@ func (e *engine) exec(req execRequest, onStarted func(cold bool), onStdout func(
 		_ = inst.stdin.Close()
 	}()
 	timer := time.NewTimer(req.Timeout)
-	defer timer.Stop()
 	var runErr error
+	var settled chan bool
 	select {
 	case runErr = <-inst.done:
+		timer.Stop()
+	case <-doneCh:
+		settled = make(chan bool, 1)
+		go func() {
+			select {
+			case <-inst.done:
+				timer.Stop()
+				inst.cancel()
+				settled <- true
+			case <-timer.C:
+				_ = e.stop(inst)
+				settled <- false
+			}
+		}()
 	case <-timer.C:
 		out.TimedOut = true
 		runErr = e.stop(inst)
 	case <-floodCh:
+		timer.Stop()
 		out.Flood = true
 		runErr = e.stop(inst)
 	}
-	inst.cancel()
-	out.Stderr = stderr.Bytes()
+	if settled == nil {
+		inst.cancel()
+	}
+	errMu.Lock()
+	out.Stderr = bytes.Clone(stderr.Bytes())
+	errMu.Unlock()
 	var exit *sys.ExitError
 	switch {
 	case runErr == nil:
@@ -427,7 +475,10 @@ func (e *engine) exec(req execRequest, onStarted func(cold bool), onStdout func(
 		out.ExitCode = -1
 		out.Crash = runErr.Error()
 	}
-	return out
+	if settled == nil {
+		return out, nil
+	}
+	return out, settled
 }
 
 // stop ends a running instance. Without CloseOnContextDone nothing can stop

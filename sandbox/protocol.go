@@ -46,6 +46,11 @@ func buildStdin(nonce string, limit int, code string, stdins []string) []byte {
 	return b.Bytes()
 }
 
+// doneFrame is the frame the harness writes last, after every case.
+func doneFrame(nonce string) []byte {
+	return []byte("\x1e" + nonce + " -1 done 0\n")
+}
+
 // caseStatus is how the harness says one case ended.
 type caseStatus string
 

@@ -212,7 +212,8 @@ func (s *Sandbox) submit(ctx context.Context, code string, stdins []string) (tra
 		Timeout: s.cfg.Timeout,
 		// Room for every case's captured streams, traceback and framing.
 		StdoutCap: (len(stdins) + 1) * (8*limit + 4096),
-		StderrCap: 16 << 10,
+		StderrCap:  16 << 10,
+		DoneMarker: doneFrame(nonce),
 	}
 	t := time.Now()
 	stdout, end, err := s.exec.exec(ctx, req)
@@ -371,14 +372,22 @@ func (p *inProcess) exec(ctx context.Context, req execRequest) ([]byte, execOutc
 	case <-ctx.Done():
 		return nil, execOutcome{}, ctx.Err()
 	}
-	defer func() { <-p.slots }()
 	var mu sync.Mutex
 	var stdout bytes.Buffer
-	out := p.e.exec(req, nil, func(b []byte) {
+	out, settled := p.e.exec(req, nil, func(b []byte) {
 		mu.Lock()
 		stdout.Write(b)
 		mu.Unlock()
 	})
+	// The slot is free once the interpreter has really ended.
+	if settled == nil {
+		<-p.slots
+	} else {
+		go func() {
+			<-settled
+			<-p.slots
+		}()
+	}
 	if out.Crash != "" && out.ExitCode == -1 && strings.Contains(out.Crash, ErrClosed.Error()) {
 		return nil, out, ErrClosed
 	}

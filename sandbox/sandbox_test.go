@@ -608,3 +608,44 @@ func TestMemoryLimitAtMinimum(t *testing.T) {
 		t.Errorf("Run = %+v, want it to start, print and then hit the memory limit", res)
 	}
 }
+
+// TestForgedLastFrameThenSpin: a submission that writes the harness's last
+// frame itself and keeps running gets its answer at once, is stopped at its
+// deadline all the same, and leaves the sandbox working.
+func TestForgedLastFrameThenSpin(t *testing.T) {
+	const code = `import os, sys
+f = sys._getframe()
+nonce = None
+while f is not None and nonce is None:
+    emit = f.f_locals.get('emit')
+    for cell in (emit.__closure__ or ()) if callable(emit) else ():
+        if isinstance(cell.cell_contents, bytes) and len(cell.cell_contents) == 32:
+            nonce = cell.cell_contents
+    f = f.f_back
+os.write(1, b'\x1e' + nonce + b' -1 done 0\n')
+while True:
+    pass
+`
+	for _, variant := range variants {
+		s := sharedSandbox(t, variant)
+		t.Run(variant, func(t *testing.T) {
+			rep, err := s.Grade(context.Background(), code, reportAFailureCases, CompareTrimmedLines)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Passed {
+				t.Fatal("passed")
+			}
+			// The spinning guest holds its slot until its deadline; the
+			// sandbox must then serve again.
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			for range 4 {
+				rep, err := s.Grade(ctx, reportAFailureSolution, reportAFailureCases, CompareTrimmedLines)
+				if err != nil || !rep.Passed {
+					t.Fatalf("after the forgery: %v %v", verdicts(rep), err)
+				}
+			}
+		})
+	}
+}

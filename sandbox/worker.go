@@ -50,7 +50,7 @@ type workerMsg struct {
 
 // workerEvent goes from a worker to the supervisor.
 type workerEvent struct {
-	Kind    string // ready, fail, pool, started, stdout, done
+	Kind    string // ready, fail, pool, started, stdout, done, free
 	ID      uint64
 	N       int // pool: parked instances
 	Data    []byte
@@ -95,15 +95,16 @@ func serveWorker(r io.Reader, w io.Writer) int {
 			continue
 		}
 		id := m.ID
-		out := e.exec(*m.Req,
+		out, settled := e.exec(*m.Req,
 			func(cold bool) { send(workerEvent{Kind: "started", ID: id, Cold: cold}) },
 			func(p []byte) { send(workerEvent{Kind: "stdout", ID: id, Data: p}) })
 		send(workerEvent{Kind: "done", ID: id, Outcome: out})
-		if out.TimedOut || out.Flood {
+		if out.TimedOut || out.Flood || (settled != nil && !<-settled) {
 			// The guest may still be spinning and nothing here can stop
 			// it: leave, and let the supervisor start a fresh worker.
 			return 3
 		}
+		send(workerEvent{Kind: "free", ID: id})
 	}
 }
 
@@ -127,6 +128,10 @@ type worker struct {
 	id     int
 	target int // this worker's share of the pool
 
+	// mu guards the process fields against close, which runs concurrently
+	// with a respawn; everything else uses a worker only while holding it
+	// (taken from the idle list or being spawned).
+	mu     sync.Mutex
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	enc    *gob.Encoder
@@ -245,12 +250,13 @@ func (w *worker) spawn(ctx context.Context) error {
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("sandbox: start worker: %w", err)
 	}
+	events, exited := make(chan workerEvent, 256), make(chan struct{})
+	w.mu.Lock()
 	w.cmd, w.stdin = cmd, stdin
 	w.enc = gob.NewEncoder(stdin)
-	w.events = make(chan workerEvent, 256)
-	w.exited = make(chan struct{})
+	w.events, w.exited = events, exited
+	w.mu.Unlock()
 	w.parked.Store(0)
-	events, exited := w.events, w.exited
 	go func() {
 		dec := gob.NewDecoder(bufio.NewReader(stdout))
 		for {
@@ -271,6 +277,11 @@ func (w *worker) spawn(ctx context.Context) error {
 		w.pp.poolChanged()
 		close(exited)
 	}()
+	if w.pp.closed.Load() {
+		// Close ran while this process started; it may have missed it.
+		w.kill(nil)
+		return ErrClosed
+	}
 	cfg := w.pp.cfg
 	cfg.PoolSize = w.target
 	if err := w.enc.Encode(workerMsg{Config: &cfg}); err != nil {
@@ -297,16 +308,19 @@ func (w *worker) spawn(ctx context.Context) error {
 // kill ends the worker's process and waits until it is reaped. Events it
 // sent before it died go to keep, if not nil.
 func (w *worker) kill(keep func(workerEvent)) {
-	if w.cmd == nil || w.cmd.Process == nil {
+	w.mu.Lock()
+	cmd, events, exited := w.cmd, w.events, w.exited
+	w.mu.Unlock()
+	if cmd == nil || cmd.Process == nil {
 		return
 	}
-	_ = w.cmd.Process.Kill()
-	for ev := range w.events {
+	_ = cmd.Process.Kill()
+	for ev := range events {
 		if keep != nil {
 			keep(ev)
 		}
 	}
-	<-w.exited
+	<-exited
 }
 
 // respawn replaces a killed worker in the background and returns it to the
@@ -352,6 +366,7 @@ func (pp *procPool) exec(ctx context.Context, req execRequest) ([]byte, execOutc
 	// interpreter), allow generously; then exactly the run's timeout.
 	timer := time.NewTimer(pp.timeout + 30*time.Second)
 	defer timer.Stop()
+	deadline := time.Now().Add(pp.timeout + 30*time.Second)
 	healthy := false
 loop:
 	for {
@@ -369,6 +384,7 @@ loop:
 			case "started":
 				out.Cold = ev.Cold
 				timer.Reset(pp.timeout)
+				deadline = time.Now().Add(pp.timeout)
 			case "stdout":
 				if stdout.Len()+len(ev.Data) <= req.StdoutCap {
 					stdout.Write(ev.Data)
@@ -387,7 +403,10 @@ loop:
 		}
 	}
 	if healthy {
-		pp.idle <- w
+		// The answer is complete; the worker takes the next run once its
+		// interpreter has exited. A guest that forged the last frame and
+		// runs on is killed at its deadline.
+		go pp.awaitFree(w, id, deadline)
 	} else {
 		// Keep what the worker sent before it died.
 		w.kill(func(ev workerEvent) {
@@ -403,16 +422,44 @@ loop:
 	return stdout.Bytes(), out, nil
 }
 
+// awaitFree returns w to the idle list when it reports its run's
+// interpreter gone, or replaces it if that has not happened by the deadline.
+func (pp *procPool) awaitFree(w *worker, id uint64, deadline time.Time) {
+	timer := time.NewTimer(time.Until(deadline) + time.Second)
+	defer timer.Stop()
+	for {
+		select {
+		case ev, ok := <-w.events:
+			if !ok {
+				w.kill(nil)
+				pp.respawn(w)
+				return
+			}
+			if ev.ID == id && ev.Kind == "free" {
+				pp.idle <- w
+				return
+			}
+		case <-timer.C:
+			w.kill(nil)
+			pp.respawn(w)
+			return
+		}
+	}
+}
+
 // close stops every worker: closing its stdin makes it exit.
 func (pp *procPool) close(ctx context.Context) error {
 	pp.closed.Store(true)
 	for _, w := range pp.workers {
-		if w.cmd == nil {
+		w.mu.Lock()
+		cmd, stdin, exited := w.cmd, w.stdin, w.exited
+		w.mu.Unlock()
+		if cmd == nil {
 			continue
 		}
-		_ = w.stdin.Close()
+		_ = stdin.Close()
 		select {
-		case <-w.exited:
+		case <-exited:
 		case <-ctx.Done():
 			w.kill(nil)
 		case <-time.After(2 * time.Second):

