@@ -12,6 +12,10 @@ import (
 func TestMain(m *testing.M) {
 	// The sandbox starts this test binary again as its worker processes.
 	sandbox.WorkerMain()
+	// Process tests start this test binary again as the learn command.
+	if os.Getenv("LEARN_TEST_RUN_MAIN") == "1" {
+		main()
+	}
 	os.Exit(m.Run())
 }
 
