@@ -56,3 +56,24 @@ func BenchmarkGradeCold(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSandboxGrade grades report-a-failure through the public API,
+// from as many goroutines as GOMAXPROCS, with the default warm pool: its
+// ns/op is the inverse of sustained throughput.
+func BenchmarkSandboxGrade(b *testing.B) {
+	for _, variant := range variants {
+		b.Run(variant, func(b *testing.B) {
+			s := sharedSandbox(b, variant)
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					rep, err := s.Grade(context.Background(), reportAFailureSolution, reportAFailureCases, CompareTrimmedLines)
+					if err != nil || !rep.Passed {
+						b.Errorf("%v %v", verdicts(rep), err)
+						return
+					}
+				}
+			})
+		})
+	}
+}

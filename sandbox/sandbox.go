@@ -211,7 +211,7 @@ func (s *Sandbox) submit(ctx context.Context, code string, stdins []string) (tra
 		Stdin:   buildStdin(nonce, limit, code, stdins),
 		Timeout: s.cfg.Timeout,
 		// Room for every case's captured streams, traceback and framing.
-		StdoutCap: (len(stdins) + 1) * (8*limit + 4096),
+		StdoutCap:  (len(stdins) + 1) * (8*limit + 4096),
 		StderrCap:  16 << 10,
 		DoneMarker: doneFrame(nonce),
 	}

@@ -199,7 +199,7 @@ func judge(cases []Case, tr transcript, end execOutcome, cmp Comparison, l limit
 		case g.Started:
 			res.Verdict = VerdictError
 			res.Actual, _ = actualOutput(g, l)
-			res.Message = fmt.Sprintf("The interpreter stopped in the middle of this case (exit code %d): do not call os._exit or os.abort, and run again.", end.ExitCode)
+			res.Message = "The run ended in the middle of this case: do not call os._exit or os.abort, or write to file descriptor 1 directly, and run again."
 		case end.TimedOut || timedOutCase >= 0:
 			res.Verdict = VerdictTimeout
 			res.Message = fmt.Sprintf("Not run: an earlier case used up the %s time limit. Fix that case first.", l.Timeout)

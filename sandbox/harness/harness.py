@@ -315,8 +315,11 @@ def _serve():
     datas = [_readexact(n) for n in lens]
     del header
 
+    def frame(case, kind, payload):
+        return b"\x1e" + nonce + b" %d %s %d\n" % (case, kind, len(payload)) + payload
+
     def emit(case, kind, payload):
-        _writeall(b"\x1e" + nonce + b" %d %s %d\n" % (case, kind, len(payload)) + payload)
+        _writeall(frame(case, kind, payload))
 
     lines = src.splitlines()
     try:
@@ -335,12 +338,16 @@ def _serve():
         datas[i] = None
         emit(i, b"start", b"")
         status, exitcode, out, err, tb = _run_case(code, lines, data, limit)
-        emit(i, b"out", _enc(out.getvalue()))
-        emit(i, b"err", _enc(err.getvalue()))
+        # One write per case: each write is a round trip to the host.
+        frames = [frame(i, b"out", _enc(out.getvalue())), frame(i, b"err", _enc(err.getvalue()))]
         if tb:
-            emit(i, b"tb", _enc(tb))
-        emit(i, b"end", b"%s %d %d %d" % (status.encode(), exitcode, out.cut, err.cut))
-    emit(-1, b"done", b"")
+            frames.append(frame(i, b"tb", _enc(tb)))
+        frames.append(frame(i, b"end", b"%s %d %d %d" % (status.encode(), exitcode, out.cut, err.cut)))
+        if i == ncases - 1:
+            frames.append(frame(-1, b"done", b""))
+        _writeall(b"".join(frames))
+    if ncases == 0:
+        emit(-1, b"done", b"")
     _exit(0)
 
 
