@@ -271,24 +271,31 @@ def _writeall(b):
         b = b[n:]
 
 
-def _readexact(n):
-    parts = []
-    while n > 0:
-        b = _read(0, min(n, 1 << 20))
-        if not b:
-            break
-        parts.append(b)
-        n -= len(b)
-    return b"".join(parts)
+class _Stdin:
+    """Reads the submission in large chunks: every read is a host call."""
 
+    def __init__(self):
+        self._buf = b""
 
-def _readline():
-    parts = []
-    while True:
-        b = _read(0, 1)
-        if not b or b == b"\n":
-            return b"".join(parts)
-        parts.append(b)
+    def _fill(self):
+        b = _read(0, 1 << 16)
+        self._buf += b
+        return bool(b)
+
+    def readline(self):
+        while b"\n" not in self._buf:
+            if not self._fill():
+                line, self._buf = self._buf, b""
+                return line
+        line, _, self._buf = self._buf.partition(b"\n")
+        return line
+
+    def read(self, n):
+        while len(self._buf) < n:
+            if not self._fill():
+                break
+        out, self._buf = self._buf[:n], self._buf[n:]
+        return out
 
 
 def _warm():
@@ -303,7 +310,8 @@ def _warm():
 
 
 def _serve():
-    header = _readline().split()
+    stdin = _Stdin()
+    header = stdin.readline().split()
     if len(header) < 5 or header[0] != b"LEARN1":
         _exit(3)
     nonce = header[1]
@@ -311,9 +319,9 @@ def _serve():
     ncases = int(header[3])
     codelen = int(header[4])
     lens = [int(x) for x in header[5:5 + ncases]]
-    src = _readexact(codelen).decode("utf-8", "replace")
-    datas = [_readexact(n) for n in lens]
-    del header
+    src = stdin.read(codelen).decode("utf-8", "replace")
+    datas = [stdin.read(n) for n in lens]
+    del header, stdin
 
     def frame(case, kind, payload):
         return b"\x1e" + nonce + b" %d %s %d\n" % (case, kind, len(payload)) + payload
