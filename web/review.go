@@ -127,20 +127,8 @@ func (s *Server) reviewAnswer(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return &Error{Status: http.StatusGone, Message: "That item's lesson has changed and it can no longer be reviewed. Open the review page for the next one."}
 	}
-	field := "q." + q.ID
 	form := &WidgetView{Kind: "review", ID: "review", Action: "/review", Answers: map[string][]string{}, Checked: true}
-	var choices []string
-	if q.Kind == quiz.QuestionAnnotate {
-		for _, h := range quiz.AllHints() {
-			if a := r.PostForm.Get(field + "." + string(h)); a != "" {
-				choices = append(choices, a)
-				form.Answers[field+"."+string(h)] = []string{a}
-			}
-		}
-	} else {
-		choices = r.PostForm[field]
-		form.Answers[field] = choices
-	}
+	choices := questionChoices(r.PostForm, q, form.Answers)
 	fb := quiz.GradeQuestion(q, choices)
 	now := s.now()
 	after := before

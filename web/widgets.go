@@ -114,22 +114,9 @@ func gradeWidget(lesson *lessons.Lesson, w *lessons.Widget, form url.Values, lea
 		res.attempt.Answers = jsonString(answers)
 	case *quiz.Quiz:
 		answers := quiz.QuizAnswers{}
-		for _, q := range x.Questions {
-			field := "q." + q.ID
-			var given []string
-			if q.Kind == quiz.QuestionAnnotate {
-				for _, h := range quiz.AllHints() {
-					if a := form.Get(field + "." + string(h)); a != "" {
-						given = append(given, a)
-						v.Answers[field+"."+string(h)] = []string{a}
-					}
-				}
-			} else {
-				given = form[field]
-				v.Answers[field] = given
-			}
-			if len(given) > 0 {
-				answers[q.ID] = given
+		for i := range x.Questions {
+			if given := questionChoices(form, &x.Questions[i], v.Answers); len(given) > 0 {
+				answers[x.Questions[i].ID] = given
 			}
 		}
 		result := quiz.GradeQuiz(x, answers)
@@ -162,6 +149,25 @@ func gradeWidget(lesson *lessons.Lesson, w *lessons.Widget, form url.Values, lea
 		})
 	}
 	return res, nil
+}
+
+// questionChoices reads the posted answer to one question (field "q.ID",
+// or "q.ID.hint" per hint of an annotate question) and records the fields
+// in keep, so the redrawn form shows the learner's choices.
+func questionChoices(form url.Values, q *quiz.Question, keep map[string][]string) []string {
+	field := "q." + q.ID
+	if q.Kind != quiz.QuestionAnnotate {
+		keep[field] = form[field]
+		return form[field]
+	}
+	var given []string
+	for _, h := range quiz.AllHints() {
+		if a := form.Get(field + "." + string(h)); a != "" {
+			given = append(given, a)
+			keep[field+"."+string(h)] = []string{a}
+		}
+	}
+	return given
 }
 
 func jsonString(v any) string {
