@@ -59,7 +59,8 @@ type Config struct {
 	// runtime.NumCPU()). In worker mode it is the number of workers.
 	MaxConcurrent int
 	// QueueSize is how many submissions may wait for a free slot; past it
-	// Run and Grade return ErrBusy (default 4 × MaxConcurrent).
+	// Run and Grade return ErrBusy (default 16 × NumCPU: at about ten
+	// gradings per second per core, the last in line waits under 2 s).
 	QueueSize int
 	// PoolSize is how many started interpreters wait for a submission, in
 	// all (default 4). 0 means every run starts cold.
@@ -85,7 +86,7 @@ func DefaultConfig() Config {
 		MaxOutputBytes:   DefaultMaxOutputBytes,
 		MaxCodeBytes:     DefaultMaxCodeBytes,
 		MaxConcurrent:    runtime.NumCPU(),
-		QueueSize:        4 * runtime.NumCPU(),
+		QueueSize:        16 * runtime.NumCPU(),
 		PoolSize:         DefaultPoolSize,
 	}
 }

@@ -661,3 +661,46 @@ while True:
 		})
 	}
 }
+
+// TestRunawayNeighbours: submissions that loop forever, exhaust memory or
+// flood output, graded at the same time as good ones, cost only their own
+// verdicts.
+func TestRunawayNeighbours(t *testing.T) {
+	bad := []struct {
+		code    string
+		verdict Verdict
+	}{
+		{"while True:\n    pass\n", VerdictTimeout},
+		{"x = []\nwhile True:\n    x.append(' ' * 1000000)\n", VerdictMemoryLimit},
+		{"import os\nwhile True:\n    os.write(1, b'z' * 4096)\n", VerdictOutputLimit},
+	}
+	for _, variant := range variants {
+		s := sharedSandbox(t, variant)
+		t.Run(variant, func(t *testing.T) {
+			var wg sync.WaitGroup
+			errs := make(chan error, 16)
+			for i := range 12 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					if i < len(bad) {
+						rep, err := s.Grade(context.Background(), bad[i].code, reportAFailureCases[:1], CompareTrimmedLines)
+						if err != nil || rep.Cases[0].Verdict != bad[i].verdict {
+							errs <- fmt.Errorf("runaway %d: %v %v", i, verdicts(rep), err)
+						}
+						return
+					}
+					rep, err := s.Grade(context.Background(), reportAFailureSolution, reportAFailureCases, CompareTrimmedLines)
+					if err != nil || !rep.Passed {
+						errs <- fmt.Errorf("good %d: %v %v", i, verdicts(rep), err)
+					}
+				}()
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Error(err)
+			}
+		})
+	}
+}

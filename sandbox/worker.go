@@ -238,6 +238,7 @@ func (w *worker) spawn(ctx context.Context) error {
 	}
 	cmd := exec.Command(exe, workerArg)
 	cmd.Env = append(os.Environ(), workerEnv+"=1")
+	cmd.SysProcAttr = workerSysProcAttr()
 	cmd.Stderr = &logWriter{log: w.pp.log, worker: w.id}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
