@@ -704,3 +704,54 @@ func TestRunawayNeighbours(t *testing.T) {
 		})
 	}
 }
+
+// TestCloseReleasesWaiters: Close ends runs in progress and releases callers
+// waiting in the queue; later calls get ErrClosed.
+func TestCloseReleasesWaiters(t *testing.T) {
+	for _, variant := range variants {
+		t.Run(variant, func(t *testing.T) {
+			cfg := testConfig(t)
+			cfg.InProcess = variant == "inprocess"
+			cfg.MaxConcurrent = 1
+			cfg.PoolSize = 1
+			cfg.Timeout = 30 * time.Second
+			s, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Warm(context.Background(), nil); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 3)
+			for range 3 {
+				go func() {
+					_, err := s.Run(context.Background(), "while True:\n    pass\n", "")
+					done <- err
+				}()
+			}
+			for len(s.admit) < 3 {
+				time.Sleep(time.Millisecond)
+			}
+			time.Sleep(100 * time.Millisecond)
+			start := time.Now()
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := s.Close(ctx); err != nil {
+				t.Errorf("Close: %v", err)
+			}
+			for range 3 {
+				select {
+				case <-done:
+				case <-time.After(10 * time.Second):
+					t.Fatal("a caller is still waiting after Close")
+				}
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("Close took %v", d)
+			}
+			if _, err := s.Run(context.Background(), "print(1)", ""); !errors.Is(err, ErrClosed) {
+				t.Errorf("Run after Close: %v, want ErrClosed", err)
+			}
+		})
+	}
+}

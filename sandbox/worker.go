@@ -118,6 +118,7 @@ type procPool struct {
 	workers []*worker
 	idle    chan *worker
 	closed  atomic.Bool
+	done    chan struct{} // closed by close, to release waiting callers
 
 	poolMu   sync.Mutex
 	poolCond chan struct{} // closed and replaced when a pool count changes
@@ -142,7 +143,7 @@ type worker struct {
 }
 
 func newProcPool(cfg engineConfig, n int, timeout time.Duration, log *slog.Logger) *procPool {
-	pp := &procPool{cfg: cfg, timeout: timeout, log: log, idle: make(chan *worker, n), poolCond: make(chan struct{})}
+	pp := &procPool{cfg: cfg, timeout: timeout, log: log, idle: make(chan *worker, n), done: make(chan struct{}), poolCond: make(chan struct{})}
 	for i := range n {
 		share := cfg.PoolSize / n
 		if i < cfg.PoolSize%n {
@@ -349,6 +350,8 @@ func (pp *procPool) exec(ctx context.Context, req execRequest) ([]byte, execOutc
 	case w = <-pp.idle:
 	case <-ctx.Done():
 		return nil, execOutcome{}, ctx.Err()
+	case <-pp.done:
+		return nil, execOutcome{}, ErrClosed
 	}
 	if pp.closed.Load() {
 		pp.idle <- w
@@ -450,7 +453,10 @@ func (pp *procPool) awaitFree(w *worker, id uint64, deadline time.Time) {
 
 // close stops every worker: closing its stdin makes it exit.
 func (pp *procPool) close(ctx context.Context) error {
-	pp.closed.Store(true)
+	if pp.closed.Swap(true) {
+		return nil
+	}
+	close(pp.done)
 	for _, w := range pp.workers {
 		w.mu.Lock()
 		cmd, stdin, exited := w.cmd, w.stdin, w.exited
