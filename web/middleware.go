@@ -73,7 +73,7 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		rec := &statusRecorder{ResponseWriter: w}
 		next.ServeHTTP(rec, r)
 		level := slog.LevelDebug
-		if rec.status >= 500 {
+		if rec.status >= 500 && r.URL.Path != "/readyz" {
 			level = slog.LevelWarn
 		}
 		if s.log.Enabled(r.Context(), level) {
