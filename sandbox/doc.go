@@ -45,6 +45,15 @@
 // output, which is then judged like any other. Bytes outside well-formed
 // frames count as the running case's output.
 //
+// Besides comparing lines, judge can parse the output as JSON
+// (CompareJSON): it must be one JSON value, fit a definition of the MCP
+// schema when the case names one (package mcpschema, embedded), and equal
+// the expected JSON structurally, with a diff of both in a canonical form
+// when not. A case with Checks is graded by properties instead (contains,
+// contains one of, must not contain, a length limit, a pattern), for
+// answers that may be worded in many ways. Redacted messages of hidden
+// cases say what kind of thing failed, never a value of the case.
+//
 // # Limits
 //
 // Each limit is a Config field with a default: Timeout (5 s per submission,

@@ -7,13 +7,21 @@ import (
 )
 
 // Case is one test of an exercise: the program gets Stdin and must print
-// Expected. Hidden cases are graded like the others; Report.Redacted removes
-// what a learner must not see of them.
+// Expected, or, when Checks is set, output that passes every check. Hidden
+// cases are graded like the others; Report.Redacted removes what a learner
+// must not see of them.
 type Case struct {
 	Name     string
 	Stdin    string
 	Expected string
 	Hidden   bool
+	// Schema names a definition of the MCP 2026-07-28 schema (see package
+	// mcpschema), such as "JSONRPCResponse", that the output must fit
+	// before it is compared. Used only with CompareJSON.
+	Schema string
+	// Checks, when not nil, grade the output instead of Expected and the
+	// Comparison.
+	Checks *Checks
 }
 
 // Comparison says how actual output is compared with the expected output.
@@ -26,6 +34,11 @@ const (
 	CompareTrimmedLines Comparison = iota
 	// CompareExact compares byte for byte.
 	CompareExact
+	// CompareJSON parses the output as one JSON value, checks it against
+	// the case's Schema if it names one, and compares it structurally with
+	// the expected JSON: spacing, key order, string escapes and the
+	// spelling of numbers (7, 7.0, 7e0) do not matter.
+	CompareJSON
 )
 
 func (c Comparison) String() string {
@@ -34,20 +47,25 @@ func (c Comparison) String() string {
 		return "exact"
 	case CompareTrimmedLines:
 		return "trimmed lines"
+	case CompareJSON:
+		return "json"
 	}
 	return fmt.Sprintf("Comparison(%d)", int(c))
 }
 
-// ParseComparison reads "exact" or "trimmed lines" (also "trimmed",
-// "trimmed-lines", "trimmed_lines" and "" for the default).
+// ParseComparison reads "exact", "json" or "trimmed lines" (also
+// "trimmed", "trimmed-lines", "trimmed_lines", "lines" and "" for the
+// default).
 func ParseComparison(s string) (Comparison, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "exact":
 		return CompareExact, nil
+	case "json":
+		return CompareJSON, nil
 	case "", "trimmed", "trimmed lines", "trimmed-lines", "trimmed_lines", "lines":
 		return CompareTrimmedLines, nil
 	}
-	return 0, fmt.Errorf("sandbox: unknown comparison %q (want exact or trimmed lines)", s)
+	return 0, fmt.Errorf("sandbox: unknown comparison %q (want exact, json or trimmed lines)", s)
 }
 
 // Verdict is the outcome of one case.
@@ -79,6 +97,10 @@ type CaseResult struct {
 	Error string `json:"error,omitempty"`
 	// Stderr is what the code wrote to sys.stderr.
 	Stderr string `json:"stderr,omitempty"`
+	// HiddenMessage, when set, replaces Message once the case is redacted:
+	// it says what kind of thing went wrong (not JSON, a failed check)
+	// without any value of the case. It is never serialized.
+	HiddenMessage string `json:"-"`
 }
 
 // Report is the outcome of grading one submission.
@@ -98,7 +120,11 @@ func (r Report) Redacted() Report {
 			out.Cases[i] = c
 			continue
 		}
-		out.Cases[i] = CaseResult{Name: c.Name, Hidden: true, Verdict: c.Verdict, Message: hiddenMessage(c.Verdict)}
+		msg := c.HiddenMessage
+		if msg == "" {
+			msg = hiddenMessage(c.Verdict)
+		}
+		out.Cases[i] = CaseResult{Name: c.Name, Hidden: true, Verdict: c.Verdict, Message: msg}
 	}
 	return out
 }
@@ -136,8 +162,18 @@ func normalize(s string, cmp Comparison) string {
 	return strings.Join(lines, "\n")
 }
 
-// Same reports whether actual output matches expected under cmp.
+// Same reports whether actual output matches expected under cmp. Under
+// CompareJSON both must be one JSON value each, structurally equal (no
+// schema is checked).
 func Same(expected, actual string, cmp Comparison) bool {
+	if cmp == CompareJSON {
+		e, err := decodeJSON(expected)
+		if err != nil {
+			return false
+		}
+		a, err := decodeJSON(actual)
+		return err == nil && jsonEqual(e, a)
+	}
 	return normalize(expected, cmp) == normalize(actual, cmp)
 }
 
@@ -248,6 +284,10 @@ func judgeEnded(res *CaseResult, c Case, g guestCase, cmp Comparison, l limits) 
 	case g.Status == statusExit && g.ExitCode != 0:
 		res.Verdict = VerdictError
 		res.Message = fmt.Sprintf("Your code called sys.exit(%d): a program that succeeds ends normally or exits with 0.", g.ExitCode)
+	case c.Checks != nil:
+		judgeChecks(res, *c.Checks, actual)
+	case cmp == CompareJSON:
+		judgeJSON(res, c, actual)
 	case Same(c.Expected, actual, cmp):
 		res.Verdict = VerdictPassed
 		res.Message = "Passed."

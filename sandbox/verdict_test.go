@@ -45,6 +45,7 @@ func TestParseComparison(t *testing.T) {
 		{"", CompareTrimmedLines, true},
 		{"trimmed lines", CompareTrimmedLines, true},
 		{"trimmed-lines", CompareTrimmedLines, true},
+		{"json", CompareJSON, true},
 		{"fuzzy", 0, false},
 	}
 	for _, tt := range tests {
