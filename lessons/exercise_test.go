@@ -1,0 +1,120 @@
+package lessons
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// exerciseLesson is a valid lesson around one exercise block body.
+func exerciseLesson(body string) string {
+	const front = "title: T\nslug: s\norder: 1\nsummary: S.\nobjectives:\n  - O\nminutes: 3\n"
+	return "---\n" + front + "---\nText.\n\n```exercise\n" + body + "```\n\n## Key takeaways\n- x\n"
+}
+
+// lineOf is the 1-based line of the first line of src holding marker.
+func lineOf(src, marker string) int {
+	i := strings.Index(src, marker)
+	if i < 0 {
+		return -1
+	}
+	return strings.Count(src[:i], "\n") + 1
+}
+
+const exerciseHead = "id: x\ntitle: X\nprompt: P\nstarter: pass\nsolution: pass\n"
+
+func TestLoadExerciseChecksAndJSON(t *testing.T) {
+	tests := []struct {
+		name string
+		body string
+		// marker → a part of the problem reported on marker's line
+		want map[string]string
+	}{
+		{"unknown key in checks", exerciseHead + "samples:\n  - name: A\n    stdin: a\n    checks:\n      contain: [a]\n",
+			map[string]string{"contain: [a]": "field contain not found"}},
+		{"both expected and checks", exerciseHead + "samples:\n  - name: A\n    stdin: a\n    expected: a\n    checks:\n      contains: [a]\n",
+			map[string]string{"expected: a": `case "A" has both expected and checks`}},
+		{"exercise checks with expected cases", exerciseHead + "checks:\n  max_length: 5\nsamples:\n  - name: A\n    stdin: a\n    expected: a\n",
+			map[string]string{"expected: a": `case "A" has both expected and checks`}},
+		{"empty checks", exerciseHead + "samples:\n  - name: A\n    stdin: a\n    checks: {}\n",
+			map[string]string{"checks: {}": "checks is empty"}},
+		{"bad values", exerciseHead + "samples:\n  - name: A\n    stdin: a\n    checks:\n      contains: [\"\", x]\n      not_contains: [x]\n      max_length: -1\n      matches: \"(\"\n",
+			map[string]string{"    checks:": "contains has an empty string"}},
+		{"bad values name each problem", exerciseHead + "samples:\n  - name: A\n    stdin: a\n    checks:\n      contains: [x]\n      not_contains: [x]\n      max_length: -1\n      matches: \"(\"\n",
+			map[string]string{"    checks:": `contains "x" but not_contains "x"`}},
+		{"bad pattern", exerciseHead + "samples:\n  - name: A\n    stdin: a\n    checks:\n      matches: \"(\"\n",
+			map[string]string{"    checks:": "not a valid Go regular expression"}},
+		{"negative length", exerciseHead + "samples:\n  - name: A\n    stdin: a\n    checks:\n      max_length: -1\n",
+			map[string]string{"    checks:": "max_length must be 1 or more"}},
+		{"bad exercise checks", exerciseHead + "checks:\n  contains_any: [\"\"]\nsamples:\n  - name: A\n    stdin: a\n",
+			map[string]string{"checks:\n  contains_any": "contains_any has an empty string"}},
+		{"contains_any in two places", exerciseHead + "checks:\n  contains_any: [a]\nhidden:\n  - name: H\n    stdin: h\n    checks:\n      contains_any: [b]\nsamples:\n  - name: A\n    stdin: a\n",
+			map[string]string{"    checks:\n      contains_any: [b]": `case "H" sets contains_any, and so does the exercise's checks`}},
+		{"checks as a scalar", exerciseHead + "samples:\n  - name: A\n    stdin: a\n    checks: yes\n",
+			map[string]string{"checks: yes": "cannot unmarshal"}},
+		{"expected not JSON", exerciseHead + "compare: json\nsamples:\n  - name: A\n    stdin: a\n    expected: '{\"a\": }'\n",
+			map[string]string{"expected: '{": `case "A": expected is not valid JSON`}},
+		{"schema without json", exerciseHead + "schema: JSONRPCResponse\nsamples:\n  - name: A\n    stdin: a\n    expected: a\n",
+			map[string]string{"schema: JSONRPCResponse": `used only with "compare: json"`}},
+		{"schema name", exerciseHead + "compare: json\nschema: \"#/$defs/X\"\nsamples:\n  - name: A\n    stdin: a\n    expected: '{}'\n",
+			map[string]string{"schema: \"#": "is not a definition name"}},
+		{"unknown compare lists json", exerciseHead + "compare: yaml\nsamples:\n  - name: A\n    stdin: a\n    expected: a\n",
+			map[string]string{"compare: yaml": `"lines" (the default), "exact" or "json"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := exerciseLesson(tt.body)
+			_, err := Load(fstest.MapFS{"a.md": {Data: []byte(src)}})
+			var ps Problems
+			if !errors.As(err, &ps) {
+				t.Fatalf("Load error = %v, want Problems", err)
+			}
+			for marker, part := range tt.want {
+				want := fmt.Sprintf("a.md:%d: exercise block: ", lineOf(src, marker))
+				found := false
+				for _, p := range ps {
+					found = found || strings.HasPrefix(p.String(), want) && strings.Contains(p.String(), part)
+				}
+				if !found {
+					t.Errorf("no problem %q…%q in:\n%s", want, part, ps.Error())
+				}
+			}
+		})
+	}
+}
+
+func TestLoadExerciseChecksMerged(t *testing.T) {
+	body := exerciseHead + "checks:\n  not_contains: [Traceback]\n  max_length: 200\n" +
+		"samples:\n  - name: A\n    stdin: a\n    checks:\n      contains: [a]\n      max_length: 50\n" +
+		"hidden:\n  - name: H\n    stdin: h\n"
+	c, err := Load(fstest.MapFS{"a.md": {Data: []byte(exerciseLesson(body))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _, _ := c.Exercise("x")
+	a, h := e.Samples[0], e.Hidden[0]
+	if fmt.Sprint(a.Checks) != fmt.Sprint(&Checks{Contains: []string{"a"}, NotContains: []string{"Traceback"}, MaxLength: 50}) {
+		t.Errorf("sample checks = %+v", a.Checks)
+	}
+	if fmt.Sprint(h.Checks) != fmt.Sprint(&Checks{NotContains: []string{"Traceback"}, MaxLength: 200}) {
+		t.Errorf("hidden checks = %+v", h.Checks)
+	}
+	want := "Any output that:\n- contains \"a\"\n- does not contain \"Traceback\"\n- has at most 50 characters\n"
+	if a.Expected != want {
+		t.Errorf("sample Expected = %q, want the description %q", a.Expected, want)
+	}
+}
+
+func TestLoadExerciseJSON(t *testing.T) {
+	body := exerciseHead + "compare: json\nschema: JSONRPCResponse\nsamples:\n  - name: A\n    stdin: a\n    expected: |\n      {\"jsonrpc\": \"2.0\", \"id\": 1, \"error\": {\"code\": -32600, \"message\": \"m\"}}\n"
+	c, err := Load(fstest.MapFS{"a.md": {Data: []byte(exerciseLesson(body))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _, _ := c.Exercise("x")
+	if e.Comparison() != CompareJSON || e.Schema != "JSONRPCResponse" || e.Samples[0].Checks != nil {
+		t.Errorf("exercise = %+v", e)
+	}
+}
