@@ -29,6 +29,10 @@ const (
 	// DefaultPoolSize is how many started interpreters wait for work. Each
 	// costs about 9 MiB; four absorb a burst of four submissions.
 	DefaultPoolSize = 4
+	// DefaultMCPPoolSize is how many started interpreters with the MCP
+	// teaching module wait for MCP exercises (one per worker on two cores);
+	// each costs about 0.3 s more CPU to start than a plain one.
+	DefaultMCPPoolSize = 2
 )
 
 // MinMemoryLimitBytes is the least memory the interpreter starts in.
@@ -65,6 +69,10 @@ type Config struct {
 	// PoolSize is how many started interpreters wait for a submission, in
 	// all (default 4). 0 means every run starts cold.
 	PoolSize int
+	// MCPPoolSize is how many started interpreters with the MCP teaching
+	// module wait for an MCP run (default DefaultMCPPoolSize). 0 means
+	// every MCP run starts cold.
+	MCPPoolSize int
 	// InProcess runs the interpreters in this process, stopped at their
 	// deadline by wazero's CloseOnContextDone, which costs about twice the
 	// CPU per run. The default (false) runs them in worker processes that
@@ -88,6 +96,7 @@ func DefaultConfig() Config {
 		MaxConcurrent:    runtime.NumCPU(),
 		QueueSize:        16 * runtime.NumCPU(),
 		PoolSize:         DefaultPoolSize,
+		MCPPoolSize:      DefaultMCPPoolSize,
 	}
 }
 
@@ -121,6 +130,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("sandbox: QueueSize must not be negative")
 	case c.PoolSize < 0:
 		return fmt.Errorf("sandbox: PoolSize must not be negative")
+	case c.MCPPoolSize < 0:
+		return fmt.Errorf("sandbox: MCPPoolSize must not be negative")
 	}
 	return nil
 }

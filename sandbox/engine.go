@@ -21,6 +21,21 @@ import (
 //go:embed harness/harness.py
 var harnessSource string
 
+//go:embed harness/mcp.py
+var mcpSource string
+
+// harnessKind says what an interpreter has loaded before its submission
+// arrives: the plain harness, or the harness with the MCP teaching module
+// (and json, typing, dataclasses, asyncio), which costs about 0.3 s more to
+// start and is kept in its own pool.
+type harnessKind int
+
+const (
+	kindPlain harnessKind = iota
+	kindMCP
+	numKinds
+)
+
 // wasmPageSize is the size of one WebAssembly memory page.
 const wasmPageSize = 64 << 10
 
@@ -37,6 +52,9 @@ type engineConfig struct {
 	CloseOnContextDone bool
 	// PoolSize is how many parked instances the engine keeps.
 	PoolSize int
+	// MCPPoolSize is how many parked instances with the MCP teaching module
+	// the engine keeps.
+	MCPPoolSize int
 	// RefillParallel is how many instances may start at once for the pool.
 	RefillParallel int
 }
@@ -58,8 +76,8 @@ type engine struct {
 	mem    *memPool
 
 	mu       sync.Mutex
-	parked   []*instance
-	starting int
+	parked   [numKinds][]*instance
+	starting [numKinds]int
 	closed   bool
 	wake     chan struct{}
 	onPool   func(parked int) // called when the number of parked instances changes
@@ -123,6 +141,7 @@ type instance struct {
 	done   chan error    // the result of _start
 	cancel context.CancelFunc
 	cold   bool
+	kind   harnessKind
 }
 
 // parkReader reports the guest's first read of stdin: the harness only reads
@@ -192,10 +211,23 @@ func (s *sink) attach(fn func([]byte), limit int, overflow func()) {
 
 // harnessArgs are the interpreter's arguments. -S skips site (48 ms of
 // start-up); -I gained nothing measurable.
-func harnessArgs() []string { return []string{"python", "-S", "-c", harnessSource} }
+func harnessArgs(kind harnessKind) []string {
+	if kind == kindMCP {
+		return []string{"python", "-S", "-c", harnessSource, "mcp", mcpSource}
+	}
+	return []string{"python", "-S", "-c", harnessSource}
+}
+
+// poolTarget is how many parked instances of kind the engine keeps.
+func (e *engine) poolTarget(kind harnessKind) int {
+	if kind == kindMCP {
+		return e.cfg.MCPPoolSize
+	}
+	return e.cfg.PoolSize
+}
 
 // start starts an instance and waits until it is parked or has failed.
-func (e *engine) start() (*instance, error) {
+func (e *engine) start(kind harnessKind) (*instance, error) {
 	pr, pw := io.Pipe()
 	inst := &instance{
 		stdin:  pw,
@@ -203,13 +235,14 @@ func (e *engine) start() (*instance, error) {
 		stderr: &sink{},
 		parked: make(chan struct{}),
 		done:   make(chan error, 1),
+		kind:   kind,
 	}
 	ctx, cancel := context.WithCancel(e.ctx)
 	inst.cancel = cancel
 	ctx = experimental.WithMemoryAllocator(ctx, e.mem.allocator())
 	mc := wazero.NewModuleConfig().
 		WithName("").
-		WithArgs(harnessArgs()...).
+		WithArgs(harnessArgs(kind)...).
 		WithStdin(&parkReader{r: pr, ch: inst.parked}).
 		WithStdout(inst.stdout).
 		WithStderr(inst.stderr).
@@ -253,7 +286,7 @@ func (e *engine) fill(onPool func(int)) {
 	e.mu.Lock()
 	e.onPool = onPool
 	e.mu.Unlock()
-	if e.cfg.PoolSize <= 0 {
+	if e.cfg.PoolSize <= 0 && e.cfg.MCPPoolSize <= 0 {
 		if onPool != nil {
 			onPool(0)
 		}
@@ -272,9 +305,11 @@ func (e *engine) refill() {
 			e.mu.Unlock()
 			return
 		}
-		for len(e.parked)+e.starting < e.cfg.PoolSize && e.starting < par {
-			e.starting++
-			go e.startOne()
+		for kind := range numKinds {
+			for len(e.parked[kind])+e.starting[kind] < e.poolTarget(kind) && e.starting[kindPlain]+e.starting[kindMCP] < par {
+				e.starting[kind]++
+				go e.startOne(kind)
+			}
 		}
 		e.mu.Unlock()
 		select {
@@ -285,19 +320,19 @@ func (e *engine) refill() {
 	}
 }
 
-func (e *engine) startOne() {
-	inst, err := e.start()
+func (e *engine) startOne(kind harnessKind) {
+	inst, err := e.start(kind)
 	e.mu.Lock()
-	e.starting--
+	e.starting[kind]--
 	if err == nil && e.closed {
 		e.mu.Unlock()
 		inst.discard()
 		return
 	}
 	if err == nil {
-		e.parked = append(e.parked, inst)
+		e.parked[kind] = append(e.parked[kind], inst)
 	}
-	n, onPool := len(e.parked), e.onPool
+	n, onPool := len(e.parked[kindPlain])+len(e.parked[kindMCP]), e.onPool
 	e.mu.Unlock()
 	if err != nil {
 		// Do not spin on a broken interpreter: wait before the next try.
@@ -318,34 +353,36 @@ func (e *engine) kick() {
 	}
 }
 
-// parkedCount is the number of instances waiting for a submission.
+// parkedCount is the number of instances (of both kinds) waiting for a
+// submission.
 func (e *engine) parkedCount() int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return len(e.parked)
+	return len(e.parked[kindPlain]) + len(e.parked[kindMCP])
 }
 
-// take returns a parked instance, or starts a fresh one (cold) if the pool is
-// empty.
-func (e *engine) take() (*instance, error) {
+// take returns a parked instance of kind, or starts a fresh one (cold) if
+// the pool has none.
+func (e *engine) take(kind harnessKind) (*instance, error) {
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
 		return nil, ErrClosed
 	}
-	if n := len(e.parked); n > 0 {
-		inst := e.parked[n-1]
-		e.parked = e.parked[:n-1]
+	if n := len(e.parked[kind]); n > 0 {
+		inst := e.parked[kind][n-1]
+		e.parked[kind] = e.parked[kind][:n-1]
+		total := len(e.parked[kindPlain]) + len(e.parked[kindMCP])
 		onPool := e.onPool
 		e.mu.Unlock()
 		if onPool != nil {
-			onPool(n - 1)
+			onPool(total)
 		}
 		e.kick()
 		return inst, nil
 	}
 	e.mu.Unlock()
-	inst, err := e.start()
+	inst, err := e.start(kind)
 	if err != nil {
 		return nil, err
 	}
@@ -363,6 +400,8 @@ type execRequest struct {
 	// DoneMarker is the harness's last frame; seeing it ends the run for
 	// the caller (see exec).
 	DoneMarker []byte
+	// Kind is the interpreter the run needs.
+	Kind harnessKind
 }
 
 // execOutcome is how a run ended, as seen from the host.
@@ -388,7 +427,7 @@ type execOutcome struct {
 // running at the deadline (a forged last frame); the caller must not reuse
 // the slot, or the process, before that. Otherwise the channel is nil.
 func (e *engine) exec(req execRequest, onStarted func(cold bool), onStdout func([]byte)) (execOutcome, <-chan bool) {
-	inst, err := e.take()
+	inst, err := e.take(req.Kind)
 	if err != nil {
 		return execOutcome{ExitCode: -1, Crash: err.Error()}, nil
 	}
@@ -495,8 +534,8 @@ func (e *engine) stop(inst *instance) error {
 func (e *engine) close(ctx context.Context) error {
 	e.mu.Lock()
 	e.closed = true
-	parked := e.parked
-	e.parked = nil
+	parked := append(e.parked[kindPlain], e.parked[kindMCP]...)
+	e.parked = [numKinds][]*instance{}
 	e.mu.Unlock()
 	for _, inst := range parked {
 		inst.discard()

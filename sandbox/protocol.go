@@ -71,6 +71,11 @@ type guestCase struct {
 	StdoutCut      bool
 	StderrCut      bool
 	Stray          []byte // bytes written straight to fd 1 during the case
+	// MCP mode: the server's JSON-RPC response to the host's request, and
+	// the transcript the learner's own Client recorded (case 0 only).
+	Response    []byte
+	HasResponse bool
+	Transcript  []byte
 }
 
 // transcript is everything the guest reported for one run.
@@ -78,6 +83,10 @@ type transcript struct {
 	Syntax string // a syntax error: the code never ran
 	Cases  []guestCase
 	Done   bool // the harness finished every case
+	// OutOfTurn counts frames with the run's nonce that came out of turn
+	// (a case out of order, or after it ended). The harness never writes
+	// one, so any is a forgery.
+	OutOfTurn int
 }
 
 // parseFrames reads the guest's stdout. Only frames with nonce count; any
@@ -130,19 +139,28 @@ func parseFrames(stream []byte, nonce string, ncases int) transcript {
 			tr.Done = true
 		case idx < 0 || idx >= ncases:
 			// Not a case of this run.
+			tr.OutOfTurn++
 		case kind == "start":
 			if idx == cur+1 && (cur < 0 || tr.Cases[cur].Ended) {
 				cur = idx
 				tr.Cases[idx].Started = true
+			} else {
+				tr.OutOfTurn++
 			}
 		case idx != cur || tr.Cases[idx].Ended:
 			// Out of turn.
+			tr.OutOfTurn++
 		case kind == "out":
 			tr.Cases[idx].Stdout = append([]byte(nil), payload...)
 		case kind == "err":
 			tr.Cases[idx].Stderr = append([]byte(nil), payload...)
 		case kind == "tb":
 			tr.Cases[idx].Traceback = string(payload)
+		case kind == "resp":
+			tr.Cases[idx].Response = append([]byte(nil), payload...)
+			tr.Cases[idx].HasResponse = true
+		case kind == "trn":
+			tr.Cases[idx].Transcript = append([]byte(nil), payload...)
 		case kind == "end":
 			f := bytes.Fields(payload)
 			if len(f) != 4 {

@@ -96,6 +96,7 @@ func New(cfg Config) (*Sandbox, error) {
 		MemoryLimitPages:   uint32(cfg.MemoryLimitBytes / wasmPageSize),
 		CloseOnContextDone: cfg.InProcess,
 		PoolSize:           cfg.PoolSize,
+		MCPPoolSize:        cfg.MCPPoolSize,
 		RefillParallel:     1,
 	}
 	s := &Sandbox{
@@ -184,11 +185,21 @@ func (s *Sandbox) Grade(ctx context.Context, code string, cases []Case, cmp Comp
 
 // submit admits, queues and runs one submission.
 func (s *Sandbox) submit(ctx context.Context, code string, stdins []string) (transcript, execOutcome, error) {
-	if s.closed.Load() {
-		return transcript{}, execOutcome{}, ErrClosed
-	}
+	nonce := newNonce()
+	// The harness keeps limit characters of each stream; a character may
+	// take 4 bytes, and the host cuts to bytes afterwards.
+	limit := s.cfg.MaxOutputBytes
 	if len(code) > s.cfg.MaxCodeBytes {
 		return transcript{}, execOutcome{}, fmt.Errorf("%w: %d bytes, the limit is %s", ErrCodeTooLarge, len(code), formatBytes(uint64(s.cfg.MaxCodeBytes)))
+	}
+	return s.submitRaw(ctx, kindPlain, nonce, buildStdin(nonce, limit, code, stdins), len(stdins))
+}
+
+// submitRaw admits, queues and runs one submission already encoded for
+// the harness as stdin, with ncases cases.
+func (s *Sandbox) submitRaw(ctx context.Context, kind harnessKind, nonce string, stdin []byte, ncases int) (transcript, execOutcome, error) {
+	if s.closed.Load() {
+		return transcript{}, execOutcome{}, ErrClosed
 	}
 	select {
 	case s.admit <- struct{}{}:
@@ -199,21 +210,19 @@ func (s *Sandbox) submit(ctx context.Context, code string, stdins []string) (tra
 	if err := s.start(ctx, func(msg string) { s.log.Info(msg) }); err != nil {
 		return transcript{}, execOutcome{}, err
 	}
-	nonce := newNonce()
-	// The harness keeps limit characters of each stream; a character may
-	// take 4 bytes, and the host cuts to bytes afterwards.
 	limit := s.cfg.MaxOutputBytes
-	total := 0
-	for _, in := range stdins {
-		total += len(in)
-	}
 	req := execRequest{
-		Stdin:   buildStdin(nonce, limit, code, stdins),
+		Stdin:   stdin,
 		Timeout: s.cfg.Timeout,
-		// Room for every case's captured streams, traceback and framing.
-		StdoutCap:  (len(stdins) + 1) * (8*limit + 4096),
+		// Room for every case's captured streams, traceback and framing
+		// (and, in MCP mode, a response and a transcript).
+		StdoutCap:  (ncases + 1) * (8*limit + 4096),
 		StderrCap:  16 << 10,
 		DoneMarker: doneFrame(nonce),
+		Kind:       kind,
+	}
+	if kind == kindMCP {
+		req.StdoutCap += ncases*8*limit + 8*limit
 	}
 	t := time.Now()
 	stdout, end, err := s.exec.exec(ctx, req)
@@ -224,7 +233,7 @@ func (s *Sandbox) submit(ctx context.Context, code string, stdins []string) (tra
 	if end.Crash != "" {
 		s.log.Warn("sandbox: run ended abnormally", "crash", end.Crash, "stderr", string(end.Stderr))
 	}
-	return parseFrames(stdout, nonce, len(stdins)), end, nil
+	return parseFrames(stdout, nonce, ncases), end, nil
 }
 
 func (s *Sandbox) noteRun(d time.Duration) {
@@ -353,9 +362,9 @@ func (p *inProcess) waitPool(ctx context.Context, progress func(string)) error {
 		n := p.e.parkedCount()
 		if n != last {
 			last = n
-			progress(fmt.Sprintf("warm pool %d/%d", n, p.cfg.PoolSize))
+			progress(fmt.Sprintf("warm pool %d/%d", n, p.cfg.PoolSize+p.cfg.MCPPoolSize))
 		}
-		if n >= p.cfg.PoolSize {
+		if n >= p.cfg.PoolSize+p.cfg.MCPPoolSize {
 			return nil
 		}
 		select {

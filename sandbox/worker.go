@@ -128,6 +128,9 @@ type worker struct {
 	pp     *procPool
 	id     int
 	target int // this worker's share of the pool
+	// mcpTarget is its share of the pool of interpreters with the MCP
+	// teaching module.
+	mcpTarget int
 
 	// mu guards the process fields against close, which runs concurrently
 	// with a respawn; everything else uses a worker only while holding it
@@ -149,7 +152,11 @@ func newProcPool(cfg engineConfig, n int, timeout time.Duration, log *slog.Logge
 		if i < cfg.PoolSize%n {
 			share++
 		}
-		pp.workers = append(pp.workers, &worker{pp: pp, id: i, target: share})
+		mcpShare := cfg.MCPPoolSize / n
+		if i < cfg.MCPPoolSize%n {
+			mcpShare++
+		}
+		pp.workers = append(pp.workers, &worker{pp: pp, id: i, target: share, mcpTarget: mcpShare})
 	}
 	return pp
 }
@@ -211,13 +218,13 @@ func (pp *procPool) waitPool(ctx context.Context, progress func(string)) error {
 		pp.poolMu.Unlock()
 		full := true
 		for _, w := range pp.workers {
-			if int(w.parked.Load()) < w.target {
+			if int(w.parked.Load()) < w.target+w.mcpTarget {
 				full = false
 			}
 		}
 		if n := pp.parked(); n != last {
 			last = n
-			progress(fmt.Sprintf("warm pool %d/%d", n, pp.cfg.PoolSize))
+			progress(fmt.Sprintf("warm pool %d/%d", n, pp.cfg.PoolSize+pp.cfg.MCPPoolSize))
 		}
 		if full {
 			return nil
@@ -286,6 +293,7 @@ func (w *worker) spawn(ctx context.Context) error {
 	}
 	cfg := w.pp.cfg
 	cfg.PoolSize = w.target
+	cfg.MCPPoolSize = w.mcpTarget
 	if err := w.enc.Encode(workerMsg{Config: &cfg}); err != nil {
 		w.kill(nil)
 		return fmt.Errorf("sandbox: configure worker: %w", err)

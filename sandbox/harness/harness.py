@@ -215,14 +215,19 @@ def _enc(s):
     return s.encode("utf-8", "replace")
 
 
-def _run_case(code, lines, data, limit):
-    """Runs code once with data as stdin; returns (status, exit, out, err, tb)."""
+def _run_case(code, lines, data, limit, keep=None):
+    """Runs code once with data as stdin; returns (status, exit, out, err, tb).
+    With keep (a dict), the code runs in keep as its globals, which are left
+    as the code made them."""
     out = _Capture(limit)
     err = _Capture(limit)
     status = "ok"
     exitcode = 0
     tb = ""
     g = {"__name__": "__main__", "__builtins__": builtins, "__file__": _FILENAME}
+    if keep is not None:
+        keep.update(g)
+        g = keep
     sys.stdin = _TextIOWrapper(_BytesIO(data), encoding="utf-8")
     sys.stdout = out
     sys.stderr = err
@@ -248,12 +253,14 @@ def _run_case(code, lines, data, limit):
         status = "memory"
         exitcode = 1
     except RecursionError as e:
-        g.clear()
+        if keep is None:
+            g.clear()
         status = "error"
         exitcode = 1
         tb = _format(e, lines)
     except BaseException as e:
-        g.clear()
+        if keep is None:
+            g.clear()
         status = "error"
         exitcode = 1
         tb = _format(e, lines)
@@ -261,7 +268,8 @@ def _run_case(code, lines, data, limit):
         sys.stdin = sys.__stdin__
         sys.stdout = sys.__stdout__
         sys.stderr = sys.__stderr__
-    g.clear()
+    if keep is None:
+        g.clear()
     return status, exitcode, out, err, tb
 
 
@@ -312,6 +320,8 @@ def _warm():
 def _serve():
     stdin = _Stdin()
     header = stdin.readline().split()
+    if len(header) >= 6 and header[0] == b"LEARNMCP1" and _MCP:
+        _serve_mcp(stdin, header)
     if len(header) < 5 or header[0] != b"LEARN1":
         _exit(3)
     nonce = header[1]
@@ -359,5 +369,206 @@ def _serve():
     _exit(0)
 
 
+# MCP mode (`python -S -c <this file> mcp <source of mcp.py>`): the teaching
+# module is loaded and warmed before the submission arrives.
+#
+# Stdin: LEARNMCP1 <nonce> <limit> <version> <codelen> <n> <len1> ... <lenN>\n
+#   <code bytes><request 1 JSON>...<request N JSON>
+# Case 0 runs the code as written (its own Client calls): frames out, err,
+# tb, trn (the transcript its Client recorded, JSON; for display only) and
+# end. Cases 1..N answer the host's requests, one at a time, with the server
+# the code made: frames resp (the JSON-RPC response), out, err (the server
+# log), tb and end; end's status is "noserver" when the code made no
+# MCPServer.
+_MCP = len(sys.argv) > 2 and sys.argv[1] == "mcp"
+
+
+def _load_mcp(src):
+    mod = type(sys)
+    m = mod("mcp")
+    m.__path__ = []
+    m.__file__ = "mcp/__init__.py"
+    sys.modules["mcp"] = m
+    exec(compile(src, "mcp/__init__.py", "exec"), m.__dict__)
+    names = {
+        "mcp.server": ("MCPServer",),
+        "mcp.server.mcpserver": ("MCPServer",),
+        "mcp.server.mcpserver.exceptions": ("MCPServerError", "ToolError", "ValidationError"),
+        "mcp.types": ("PARSE_ERROR", "INVALID_REQUEST", "METHOD_NOT_FOUND", "INVALID_PARAMS",
+                      "INTERNAL_ERROR", "CONNECTION_CLOSED", "REQUEST_TIMEOUT", "ErrorData",
+                      "TextContent", "ToolAnnotations", "Tool", "ListToolsResult", "CallToolResult"),
+        "mcp.client": ("Client",),
+        "mcp.shared": (),
+        "mcp.shared.exceptions": ("MCPError", "McpError"),
+    }
+    for full, attrs in names.items():
+        sub = mod(full)
+        sub.__path__ = []
+        for a in attrs:
+            setattr(sub, a, getattr(m, a))
+        sys.modules[full] = sub
+        parent, _, leaf = full.rpartition(".")
+        setattr(sys.modules[parent], leaf, sub)
+    m.install_event_loop()
+    return m
+
+
+_WARM_MCP = """
+import asyncio
+from dataclasses import dataclass
+from typing import Optional, TypedDict
+from mcp import Client, MCPError
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import INTERNAL_ERROR, ToolAnnotations
+
+class T(TypedDict):
+    a: int
+
+@dataclass
+class D:
+    b: str
+
+mcp = MCPServer("warm")
+
+@mcp.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def f(x: str, n: int = 1, o: Optional[float] = None, l: list[str] = [], t: T = None, d: D = None) -> dict:
+    if x == "t":
+        raise ToolError("t")
+    if x == "m":
+        raise MCPError(INTERNAL_ERROR, "m")
+    if x == "k":
+        return {}["k"]
+    return {"x": x}
+
+async def main():
+    async with Client(mcp) as c:
+        await c.list_tools()
+        for x in ("t", "k", "ok", 3):
+            await c.call_tool("f", {"x": x})
+        try:
+            await c.call_tool("f", {"x": "m"})
+        except MCPError:
+            pass
+
+asyncio.run(main())
+"""
+
+
+def _warm_mcp(m):
+    src = _WARM_MCP
+    code = compile(src, _FILENAME, "exec")
+    g = {}
+    _run_case(code, src.splitlines(), b"", 1 << 16, g)
+    loop = m.SandboxEventLoop()
+    loop.run_until_complete(g["mcp"].handle_json('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}'))
+    loop.close()
+    m.json.dumps(m.transcript)
+    del m.transcript[:], m.server_log[:], m._servers[:]
+    g.clear()
+
+
+def _find_server(m, g):
+    s = g.get("mcp")
+    if isinstance(s, m.MCPServer):
+        return s
+    for v in reversed(list(g.values())):
+        if isinstance(v, m.MCPServer):
+            return v
+    return m._servers[-1] if m._servers else None
+
+
+def _serve_mcp(stdin, header):
+    m = sys.modules["mcp"]
+    nonce = header[1]
+    limit = int(header[2])
+    version = header[3].decode()
+    codelen = int(header[4])
+    n = int(header[5])
+    lens = [int(x) for x in header[6:6 + n]]
+    src = stdin.read(codelen).decode("utf-8", "replace")
+    reqs = [stdin.read(k) for k in lens]
+    del header, stdin
+
+    def frame(case, kind, payload):
+        return b"\x1e" + nonce + b" %d %s %d\n" % (case, kind, len(payload)) + payload
+
+    def emit(case, kind, payload):
+        _writeall(frame(case, kind, payload))
+
+    if version in m.VERSIONS:
+        m.set_version(version)
+    lines = src.splitlines()
+    m._format_exception = lambda e: _format(e, lines)
+    try:
+        code = compile(src, _FILENAME, "exec")
+    except (SyntaxError, ValueError) as e:
+        if isinstance(e, SyntaxError):
+            text = "".join(_format_syntax(e, lines))
+        else:
+            text = "SyntaxError: " + str(e) + "\n"
+        emit(-1, b"syntax", _enc(text))
+        emit(-1, b"done", b"")
+        _exit(0)
+    del src
+    dumps = m.json.dumps
+    g = {}
+    emit(0, b"start", b"")
+    status, exitcode, out, err, tb = _run_case(code, lines, b"", limit, g)
+    try:
+        trn = dumps(m.transcript).encode()
+    except BaseException:
+        trn = b"[]"
+    frames = [frame(0, b"out", _enc(out.getvalue())), frame(0, b"err", _enc(err.getvalue()))]
+    if tb:
+        frames.append(frame(0, b"tb", _enc(tb)))
+    frames.append(frame(0, b"trn", trn))
+    frames.append(frame(0, b"end", b"%s %d %d %d" % (status.encode(), exitcode, out.cut, err.cut)))
+    _writeall(b"".join(frames))
+    server = _find_server(m, g)
+    for i in range(n):
+        req = reqs[i]
+        reqs[i] = None
+        emit(i + 1, b"start", b"")
+        out = _Capture(limit)
+        err = _Capture(limit)
+        status = "ok"
+        tb = ""
+        resp = None
+        sys.stdout = out
+        sys.stderr = err
+        try:
+            if server is None:
+                status = "noserver"
+            else:
+                loop = m.SandboxEventLoop()
+                try:
+                    resp = loop.run_until_complete(server.handle_json(req.decode("utf-8", "replace")))
+                finally:
+                    loop.close()
+        except OutputLimitExceeded:
+            pass
+        except MemoryError:
+            status = "memory"
+        except BaseException as e:
+            status = "error"
+            tb = _format(e, lines)
+        finally:
+            sys.stdout = sys.__stdout__
+            sys.stderr = sys.__stderr__
+        frames = []
+        if isinstance(resp, str):
+            frames.append(frame(i + 1, b"resp", _enc(resp)))
+        frames += [frame(i + 1, b"out", _enc(out.getvalue())), frame(i + 1, b"err", _enc(err.getvalue()))]
+        if tb:
+            frames.append(frame(i + 1, b"tb", _enc(tb)))
+        frames.append(frame(i + 1, b"end", b"%s %d %d %d" % (status.encode(), 0 if status == "ok" else 1, out.cut, err.cut)))
+        _writeall(b"".join(frames))
+    emit(-1, b"done", b"")
+    _exit(0)
+
+
+if _MCP:
+    _warm_mcp(_load_mcp(sys.argv[2]))
 _warm()
 _serve()

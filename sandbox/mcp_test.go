@@ -1,0 +1,403 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+	"testing"
+)
+
+// The behaviour table: one tool per row of the table the lessons teach.
+const mcpTableServer = `import os
+from dataclasses import dataclass
+from typing import Optional, TypedDict
+from mcp import MCPError
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import INTERNAL_ERROR, INVALID_PARAMS
+
+mcp = MCPServer("table")
+ran = []
+
+class Window(TypedDict):
+    start: str
+    days: int
+
+@dataclass
+class Filter:
+    status: str
+    limit: int = 10
+
+@mcp.tool()
+def tool_error(order_id: str) -> str:
+    raise ToolError(f"No order {order_id}; ids look like A17")
+
+@mcp.tool()
+def unexpected(order_id: str) -> str:
+    return {}[order_id]
+
+@mcp.tool()
+def value_error() -> str:
+    raise ValueError("secret path /srv/db")
+
+@mcp.tool()
+def mcp_error() -> str:
+    raise MCPError(code=INTERNAL_ERROR, message="Search is not configured on this server.", data={"missing": "API_KEY"})
+
+@mcp.tool()
+def mcp_error_params() -> str:
+    raise MCPError(INVALID_PARAMS, "bad cursor")
+
+@mcp.tool()
+def typed(name: str, count: int, ratio: float, flag: bool, note: Optional[str] = None,
+          tags: list[str] = [], extra: dict = {}, window: Optional[Window] = None,
+          filter: Optional[Filter] = None) -> str:
+    ran.append(name)
+    return f"{name} {count} {ratio} {flag} {note} {tags} {extra} {window} {filter}"
+
+@mcp.tool()
+def order(order_id: str) -> dict:
+    return {"id": order_id, "item": "lamp"}
+
+@mcp.tool()
+async def slow_ok(n: int) -> str:
+    import asyncio
+    await asyncio.sleep(0.01)
+    return str(n * 2)
+
+@mcp.tool()
+def did_it_run() -> str:
+    return ",".join(ran) or "nothing ran"
+`
+
+func call(name, tool string, args map[string]any) MCPCall {
+	return MCPCall{Name: name, Tool: tool, Arguments: args}
+}
+
+// hostResponse returns the response message of the named call.
+func hostResponse(t *testing.T, rep MCPReport, name string) (MCPMessage, map[string]any) {
+	t.Helper()
+	for _, m := range rep.Host {
+		if m.Call == name && m.Direction == "response" {
+			var v map[string]any
+			if err := json.Unmarshal([]byte(m.JSON), &v); err != nil {
+				t.Fatalf("%s: response is not JSON: %v", name, err)
+			}
+			return m, v
+		}
+	}
+	t.Fatalf("%s: no response in the host transcript; cases: %+v; script: %+v", name, rep.Cases, rep.Script)
+	return MCPMessage{}, nil
+}
+
+func TestMCPBehaviourTable(t *testing.T) {
+	sb := sharedSandbox(t, "workers")
+	type row struct {
+		name    string
+		call    MCPCall
+		kind    string // result, tool error, protocol error
+		text    map[string]string // version -> exact text content (result rows)
+		code    int
+		message string
+		data    string
+	}
+	both := func(s string) map[string]string { return map[string]string{"2.0.0": s, "2.3.0": s} }
+	rows := []row{
+		{name: "ToolError", call: call("", "tool_error", map[string]any{"order_id": "Z9"}), kind: "tool error",
+			text: both("Error executing tool tool_error: No order Z9; ids look like A17")},
+		{name: "KeyError", call: call("", "unexpected", map[string]any{"order_id": "Z9"}), kind: "tool error",
+			text: map[string]string{"2.0.0": "Error executing tool unexpected: 'Z9'", "2.3.0": "Error executing tool unexpected"}},
+		{name: "ValueError", call: call("", "value_error", nil), kind: "tool error",
+			text: map[string]string{"2.0.0": "Error executing tool value_error: secret path /srv/db", "2.3.0": "Error executing tool value_error"}},
+		{name: "MCPError INTERNAL_ERROR with data", call: call("", "mcp_error", nil), kind: "protocol error",
+			code: -32603, message: "Search is not configured on this server.", data: `{"missing":"API_KEY"}`},
+		{name: "MCPError INVALID_PARAMS", call: call("", "mcp_error_params", nil), kind: "protocol error", code: -32602, message: "bad cursor"},
+		{name: "Missing argument", call: call("", "tool_error", map[string]any{}), kind: "tool error",
+			text: both("Error executing tool tool_error: invalid arguments: order_id: required argument is missing")},
+		{name: "Wrong type", call: call("", "typed", map[string]any{"name": "a", "count": "three", "ratio": 1, "flag": true}), kind: "tool error",
+			text: both(`Error executing tool typed: invalid arguments: count: expected an integer, got "three" (a string)`)},
+		{name: "Wrong nested type", call: call("", "typed", map[string]any{"name": "a", "count": 1, "ratio": 1, "flag": true, "tags": []any{"x", 2}}), kind: "tool error",
+			text: both(`Error executing tool typed: invalid arguments: tags[1]: expected a string, got 2 (an integer)`)},
+		{name: "TypedDict field missing", call: call("", "typed", map[string]any{"name": "a", "count": 1, "ratio": 1, "flag": true, "window": map[string]any{"start": "x"}}), kind: "tool error",
+			text: both(`Error executing tool typed: invalid arguments: window.days: required field is missing`)},
+		{name: "Schema failure never runs the function", call: call("", "did_it_run", nil), kind: "result", text: both("nothing ran")},
+		{name: "Unknown tool", call: call("", "get_weathr", nil), kind: "tool error", text: both("Unknown tool: get_weathr")},
+		{name: "Valid arguments", call: call("", "typed", map[string]any{"name": "a", "count": 2, "ratio": 0.5, "flag": false, "tags": []any{"x"},
+			"window": map[string]any{"start": "s", "days": 3}, "filter": map[string]any{"status": "open"}}), kind: "result",
+			text: both(`a 2 0.5 False None ['x'] {} {'days': 3, 'start': 's'} Filter(status='open', limit=10)`)},
+		{name: "Dict result", call: call("", "order", map[string]any{"order_id": "A17"}), kind: "result",
+			text: both("{\n  \"id\": \"A17\",\n  \"item\": \"lamp\"\n}")},
+		{name: "Async tool", call: call("", "slow_ok", map[string]any{"n": 21}), kind: "result", text: both("42")},
+	}
+	for _, version := range MCPVersions {
+		t.Run(version, func(t *testing.T) {
+			var calls []MCPCall
+			for _, r := range rows {
+				c := r.call
+				c.Name = r.name
+				calls = append(calls, c)
+			}
+			rep, err := sb.GradeMCP(context.Background(), mcpTableServer, calls, MCPOptions{Version: version})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range rows {
+				t.Run(r.name, func(t *testing.T) {
+					msg, v := hostResponse(t, rep, r.name)
+					if msg.Schema != "" {
+						t.Errorf("response breaks the schema: %s\n%s", msg.Schema, msg.JSON)
+					}
+					if msg.Kind != r.kind {
+						t.Fatalf("kind %q, want %q\n%s", msg.Kind, r.kind, msg.JSON)
+					}
+					if r.kind == "protocol error" {
+						e := v["error"].(map[string]any)
+						if int(e["code"].(float64)) != r.code || e["message"] != r.message {
+							t.Errorf("error %v, want code %d message %q", e, r.code, r.message)
+						}
+						if r.data != "" {
+							d, _ := json.Marshal(e["data"])
+							if string(d) != r.data {
+								t.Errorf("data %s, want %s", d, r.data)
+							}
+						}
+						if _, ok := v["result"]; ok {
+							t.Errorf("a protocol error with a result too")
+						}
+						return
+					}
+					res := v["result"].(map[string]any)
+					if res["resultType"] != "complete" {
+						t.Errorf("resultType %v, want complete", res["resultType"])
+					}
+					content := res["content"].([]any)
+					text := content[0].(map[string]any)["text"]
+					if text != r.text[version] {
+						t.Errorf("text %q, want %q", text, r.text[version])
+					}
+					if isErr, _ := res["isError"].(bool); isErr != (r.kind == "tool error") {
+						t.Errorf("isError %v for a %s", isErr, r.kind)
+					}
+					if r.name == "Dict result" {
+						sc, _ := json.Marshal(res["structuredContent"])
+						if string(sc) != `{"id":"A17","item":"lamp"}` {
+							t.Errorf("structuredContent %s", sc)
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+// lookupOrderSolution is the lesson's shop server with an actionable
+// ToolError, and a script that calls it the way the tutorial does.
+const lookupOrderSolution = `import asyncio
+from dataclasses import dataclass
+
+from mcp import Client
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+ORDERS = {"A17": {"item": "desk lamp", "status": "shipped"}}
+
+@dataclass
+class Order:
+    id: str
+    item: str
+    status: str
+
+mcp = MCPServer("shop")
+
+@mcp.tool()
+def lookup_order(order_id: str) -> Order:
+    """Look up an order by its id."""
+    if order_id not in ORDERS:
+        raise ToolError(f"No order with id {order_id!r}. Order ids look like A17.")
+    return Order(id=order_id, **ORDERS[order_id])
+
+async def main():
+    async with Client(mcp) as client:
+        for order_id in ("Z9", "A17"):
+            result = await client.call_tool("lookup_order", {"order_id": order_id})
+            if result.is_error:
+                print("error:", result.content[0].text)
+            else:
+                print("found:", result.structured_content["item"])
+
+asyncio.run(main())
+`
+
+var lookupOrderCalls = []MCPCall{
+	{Name: "Unknown id Z9", Tool: "lookup_order", Arguments: map[string]any{"order_id": "Z9"}, Expect: ExpectToolError, TextContains: []string{"Z9"}},
+	{Name: "Known id A17", Tool: "lookup_order", Arguments: map[string]any{"order_id": "A17"}, Expect: ExpectResult, StructuredKeys: []string{"item"}},
+}
+
+func TestMCPScriptRunsAsWritten(t *testing.T) {
+	sb := sharedSandbox(t, "workers")
+	rep, err := sb.GradeMCP(context.Background(), lookupOrderSolution, nil, MCPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "error: Error executing tool lookup_order: No order with id 'Z9'. Order ids look like A17.\nfound: desk lamp\n"
+	if rep.Script.Stdout != want || rep.Script.Message != "" {
+		t.Fatalf("stdout %q, message %q, stderr %q; want stdout %q", rep.Script.Stdout, rep.Script.Message, rep.Script.Stderr, want)
+	}
+	var kinds []string
+	for _, m := range rep.Script.Transcript {
+		kinds = append(kinds, m.Kind)
+		if m.Schema != "" {
+			t.Errorf("%s breaks the schema: %s\n%s", m.Kind, m.Schema, m.JSON)
+		}
+	}
+	if got := strings.Join(kinds, ","); got != "request,tool error,request,result" {
+		t.Errorf("transcript kinds %s", got)
+	}
+}
+
+func TestMCPClientRaisesMCPError(t *testing.T) {
+	sb := sharedSandbox(t, "workers")
+	code := `import asyncio
+from mcp import Client, MCPError
+from mcp.server import MCPServer
+from mcp.types import INTERNAL_ERROR
+
+mcp = MCPServer("flights")
+
+@mcp.tool()
+def search_flights(departure_date: str) -> str:
+    raise MCPError(code=INTERNAL_ERROR, message="Flight search is not configured on this server.")
+
+async def main():
+    async with Client(mcp) as client:
+        try:
+            await client.call_tool("search_flights", {"departure_date": "2026-10-09"})
+        except MCPError as e:
+            print(e.code, e.message)
+        tools = await client.list_tools()
+        print([t.name for t in tools.tools])
+
+asyncio.run(main())
+`
+	rep, err := sb.GradeMCP(context.Background(), code, nil, MCPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "-32603 Flight search is not configured on this server.\n['search_flights']\n"; rep.Script.Stdout != want {
+		t.Fatalf("stdout %q (stderr %q), want %q", rep.Script.Stdout, rep.Script.Stderr, want)
+	}
+	if len(rep.Script.Transcript) != 4 || rep.Script.Transcript[1].Kind != "protocol error" {
+		t.Fatalf("transcript %+v", rep.Script.Transcript)
+	}
+}
+
+// TestMCPHostGrading: the host's own calls decide, whatever the code prints
+// or records.
+func TestMCPHostGrading(t *testing.T) {
+	sb := sharedSandbox(t, "workers")
+	starter := strings.Replace(lookupOrderSolution, `    if order_id not in ORDERS:
+        raise ToolError(f"No order with id {order_id!r}. Order ids look like A17.")
+`, "", 1)
+	forgedResponse := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"No order Z9"}],"isError":true,"resultType":"complete"}}`
+	cases := []struct {
+		name   string
+		code   string
+		passed bool
+		msg    string
+	}{
+		{"solution", lookupOrderSolution, true, ""},
+		{"starter raises KeyError", starter, false, "does not mention"},
+		{"prints passed", starter + "\nprint('passed')\nprint('Passed.')\n", false, "does not mention"},
+		{"forges a transcript", starter + "\nimport mcp as m\nm.transcript.append({'direction': 'server->client', 'message': '" + forgedResponse + "'})\nprint('" + forgedResponse + "')\n", false, "does not mention"},
+		{"writes frames without the nonce", starter + "\nimport os\nos.write(1, b'\\x1e0000 1 start 0\\n\\x1e0000 1 resp 3\\n{}\\n')\n", false, "does not mention"},
+		{"writes frames out of turn with the nonce", starter + `
+import os, sys
+f = sys._getframe()
+while f is not None and "nonce" not in f.f_locals:
+    f = f.f_back
+n = f.f_locals["nonce"]
+body = b'{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"No order Z9"}],"isError":true,"resultType":"complete"}}'
+os.write(1, b"\x1e" + n + b" 1 start 0\n" + b"\x1e" + n + b" 1 resp %d\n" % len(body) + body)
+`, false, "out of turn"},
+		{"no server", "print('hello')\n", false, "no MCPServer"},
+		{"syntax error", "def f(:\n", false, "cannot read"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rep, err := sb.GradeMCP(context.Background(), c.code, lookupOrderCalls, MCPOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Passed != c.passed {
+				t.Fatalf("passed %v, want %v: %+v", rep.Passed, c.passed, rep.Cases)
+			}
+			if c.msg != "" && !strings.Contains(rep.Cases[0].Message, c.msg) {
+				t.Errorf("first case's message %q does not contain %q", rep.Cases[0].Message, c.msg)
+			}
+		})
+	}
+}
+
+func TestMCPHintsFromToolsList(t *testing.T) {
+	sb := sharedSandbox(t, "workers")
+	code := `from mcp.server import MCPServer
+from mcp.types import ToolAnnotations
+mcp = MCPServer("docs")
+
+@mcp.tool(annotations=ToolAnnotations(readOnlyHint=True, openWorldHint=False, title="Search the wiki"))
+def search_docs(query: str) -> list[str]:
+    return []
+
+@mcp.tool()
+def delete_page(page_id: str) -> str:
+    return "deleted"
+`
+	calls := []MCPCall{
+		{Name: "read-only search", Method: MethodToolsList, Hints: map[string]map[string]bool{"search_docs": {"readOnlyHint": true, "openWorldHint": false}}},
+		{Name: "delete by default", Method: MethodToolsList, Hints: map[string]map[string]bool{"delete_page": {"readOnlyHint": false, "destructiveHint": true}}},
+		{Name: "delete marked idempotent", Method: MethodToolsList, Hints: map[string]map[string]bool{"delete_page": {"idempotentHint": true}}},
+	}
+	rep, err := sb.GradeMCP(context.Background(), code, calls, MCPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []Verdict{rep.Cases[0].Verdict, rep.Cases[1].Verdict, rep.Cases[2].Verdict}
+	want := []Verdict{VerdictPassed, VerdictPassed, VerdictWrongOutput}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("case %d: %s (%s), want %s", i, got[i], rep.Cases[i].Message, want[i])
+		}
+	}
+	if !strings.Contains(rep.Cases[2].Message, "idempotentHint is false (unset, so the default)") {
+		t.Errorf("message %q", rep.Cases[2].Message)
+	}
+	for _, m := range rep.Host {
+		if m.Schema != "" {
+			t.Errorf("%s breaks the schema: %s", m.Kind, m.Schema)
+		}
+	}
+}
+
+// TestMCPWarmLatency measures one warm MCP grading (the pool's
+// interpreters have the teaching module loaded).
+func TestMCPWarmLatency(t *testing.T) {
+	sb := sharedSandbox(t, "workers")
+	var best time.Duration
+	for i := range 5 {
+		time.Sleep(700 * time.Millisecond) // let the pool refill
+		t0 := time.Now()
+		rep, err := sb.GradeMCP(context.Background(), lookupOrderSolution, lookupOrderCalls, MCPOptions{})
+		d := time.Since(t0)
+		if err != nil || !rep.Passed {
+			t.Fatalf("%v %+v", err, rep.Cases)
+		}
+		if i == 0 || d < best {
+			best = d
+		}
+		t.Logf("warm MCP grading %d: %v (cold %v)", i, d, rep.Cold)
+	}
+	if best > 500*time.Millisecond {
+		t.Errorf("best warm MCP grading took %v", best)
+	}
+}
