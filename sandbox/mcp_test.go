@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"time"
 	"testing"
+	"time"
 )
 
 // The behaviour table: one tool per row of the table the lessons teach.
@@ -96,7 +96,7 @@ func TestMCPBehaviourTable(t *testing.T) {
 	type row struct {
 		name    string
 		call    MCPCall
-		kind    string // result, tool error, protocol error
+		kind    string            // result, tool error, protocol error
 		text    map[string]string // version -> exact text content (result rows)
 		code    int
 		message string
