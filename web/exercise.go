@@ -115,11 +115,11 @@ func (s *Server) gradeExercise(r *http.Request, ex *lessons.Exercise, code, mode
 	}
 	var cases []sandbox.Case
 	for _, c := range ex.Samples {
-		cases = append(cases, sandbox.Case{Name: c.Name, Stdin: c.Stdin, Expected: c.Expected})
+		cases = append(cases, sandbox.Case{Name: c.Name, Stdin: c.Stdin, Expected: c.Expected, Schema: ex.Schema, Checks: (*sandbox.Checks)(c.Checks)})
 	}
 	if mode == modeSubmit {
 		for _, c := range ex.Hidden {
-			cases = append(cases, sandbox.Case{Name: c.Name, Stdin: c.Stdin, Expected: c.Expected, Hidden: true})
+			cases = append(cases, sandbox.Case{Name: c.Name, Stdin: c.Stdin, Expected: c.Expected, Hidden: true, Schema: ex.Schema, Checks: (*sandbox.Checks)(c.Checks)})
 		}
 	}
 	report, err := s.grader.Grade(ctx, code, cases, cmp)

@@ -12,6 +12,7 @@ import (
 	"learn/lessons"
 	"learn/quiz"
 	"learn/sandbox"
+	"learn/sandbox/mcpschema"
 )
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -47,6 +48,13 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if err != nil {
 		return err
+	}
+	if ps := schemaProblems(course); len(ps) > 0 {
+		for _, p := range ps {
+			fmt.Fprintln(stdout, p.String())
+		}
+		fmt.Fprintf(stdout, "%s: %d problem(s)\n", name, len(ps))
+		return errProblems
 	}
 	counts := countCourse(course)
 	if !*skipRun && counts.exercises > 0 {
@@ -102,6 +110,23 @@ func countCourse(c *lessons.Course) courseCounts {
 		}
 	}
 	return n
+}
+
+// schemaProblems names every exercise whose schema is no definition of the
+// MCP schema the sandbox embeds (lessons cannot know the schema).
+func schemaProblems(c *lessons.Course) []lessons.Problem {
+	var ps []lessons.Problem
+	for _, l := range c.Lessons {
+		for _, s := range l.Segments {
+			if s.Widget == nil || s.Widget.Exercise == nil || s.Widget.Exercise.Schema == "" || mcpschema.Has(s.Widget.Exercise.Schema) {
+				continue
+			}
+			ps = append(ps, lessons.Problem{File: l.File, Line: s.Widget.Line, Message: fmt.Sprintf(
+				"exercise %s: schema %q is not a definition of the MCP %s schema: use one such as \"JSONRPCResponse\", \"JSONRPCErrorResponse\" or \"CallToolResult\"",
+				s.Widget.Exercise.ID, s.Widget.Exercise.Schema, mcpschema.Version)})
+		}
+	}
+	return ps
 }
 
 // checkExercises runs every exercise's solution (it must pass every case)

@@ -149,10 +149,10 @@ func gradeAll(ctx context.Context, box *sandbox.Sandbox, ex *lessons.Exercise, c
 	}
 	var cases []sandbox.Case
 	for _, c := range ex.Samples {
-		cases = append(cases, sandbox.Case{Name: c.Name, Stdin: c.Stdin, Expected: c.Expected})
+		cases = append(cases, sandbox.Case{Name: c.Name, Stdin: c.Stdin, Expected: c.Expected, Schema: ex.Schema, Checks: (*sandbox.Checks)(c.Checks)})
 	}
 	for _, c := range ex.Hidden {
-		cases = append(cases, sandbox.Case{Name: c.Name, Stdin: c.Stdin, Expected: c.Expected, Hidden: true})
+		cases = append(cases, sandbox.Case{Name: c.Name, Stdin: c.Stdin, Expected: c.Expected, Hidden: true, Schema: ex.Schema, Checks: (*sandbox.Checks)(c.Checks)})
 	}
 	var busy *sandbox.BusyError
 	for {
