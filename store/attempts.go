@@ -142,3 +142,27 @@ func (s *Store) QuizScores(ctx context.Context, learnerID string) (map[string]Qu
 	}
 	return out, nil
 }
+
+// AttemptCounts returns how many attempts the learner made at each widget,
+// keyed "lessonSlug/widgetID".
+func (s *Store) AttemptCounts(ctx context.Context, learnerID string) (map[string]int, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT lesson_slug, widget_id, count(*) FROM attempts
+		WHERE learner_id = ? AND kind <> 'review' GROUP BY lesson_slug, widget_id`, learnerID)
+	if err != nil {
+		return nil, fmt.Errorf("store: attempt counts: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var slug, widget string
+		var n int
+		if err := rows.Scan(&slug, &widget, &n); err != nil {
+			return nil, fmt.Errorf("store: attempt counts: %w", err)
+		}
+		out[slug+"/"+widget] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: attempt counts: %w", err)
+	}
+	return out, nil
+}

@@ -39,6 +39,9 @@ func TestRecordAttemptAwardsOnceUnderConcurrency(t *testing.T) {
 	if xp, _ := s.TotalXP(ctx, "l1"); xp != 50 {
 		t.Errorf("TotalXP = %d, want 50", xp)
 	}
+	if counts, err := s.AttemptCounts(ctx, "l1"); err != nil || counts["a/quiz"] != posts {
+		t.Errorf("AttemptCounts = %v (%v), want a/quiz: %d", counts, err, posts)
+	}
 	n, err := s.AttemptCount(ctx, "l1", "a", "quiz")
 	if err != nil || n != posts {
 		t.Errorf("AttemptCount = %d (%v), want every attempt recorded (%d)", n, err, posts)

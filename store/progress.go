@@ -79,13 +79,3 @@ func (s *Store) ProgressByLesson(ctx context.Context, learnerID string) (map[str
 	}
 	return out, nil
 }
-
-// LessonOpened reports whether the learner has opened the lesson.
-func (s *Store) LessonOpened(ctx context.Context, learnerID, slug string) (bool, error) {
-	var n int
-	err := s.lessonOpened.QueryRowContext(ctx, learnerID, slug).Scan(&n)
-	if err != nil {
-		return false, fmt.Errorf("store: lesson %q opened: %w", slug, err)
-	}
-	return n > 0, nil
-}

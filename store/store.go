@@ -41,7 +41,7 @@ type Store struct {
 	db *sql.DB
 	// Statements on every page view, prepared once: parsing the SQL cost
 	// as much as running it.
-	totalXP, lessonOpened *sql.Stmt
+	totalXP *sql.Stmt
 }
 
 // Open opens (creating if needed) the SQLite file at path and applies any
@@ -80,19 +80,13 @@ func (s *Store) prepare(ctx context.Context) error {
 		"SELECT coalesce(sum(amount), 0) FROM xp_awards WHERE learner_id = ?"); err != nil {
 		return fmt.Errorf("prepare total xp: %w", err)
 	}
-	if s.lessonOpened, err = s.db.PrepareContext(ctx,
-		"SELECT count(*) FROM lesson_progress WHERE learner_id = ? AND lesson_slug = ?"); err != nil {
-		return fmt.Errorf("prepare lesson opened: %w", err)
-	}
 	return nil
 }
 
 // Close closes the database.
 func (s *Store) Close() error {
-	for _, st := range []*sql.Stmt{s.totalXP, s.lessonOpened} {
-		if st != nil {
-			st.Close()
-		}
+	if s.totalXP != nil {
+		s.totalXP.Close()
 	}
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("store: close: %w", err)

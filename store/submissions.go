@@ -78,3 +78,25 @@ func (s *Store) LatestCode(ctx context.Context, learnerID, exerciseID string) (s
 	}
 	return code, nil
 }
+
+// LatestCodes returns the learner's last code for every exercise they ran,
+// keyed by exercise id.
+func (s *Store) LatestCodes(ctx context.Context, learnerID string) (map[string]string, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT exercise_id, code FROM exercise_code WHERE learner_id = ?", learnerID)
+	if err != nil {
+		return nil, fmt.Errorf("store: latest codes: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var id, code string
+		if err := rows.Scan(&id, &code); err != nil {
+			return nil, fmt.Errorf("store: latest codes: %w", err)
+		}
+		out[id] = code
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: latest codes: %w", err)
+	}
+	return out, nil
+}

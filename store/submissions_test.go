@@ -37,6 +37,9 @@ func TestSubmissions(t *testing.T) {
 			}
 		})
 	}
+	if codes, err := s.LatestCodes(ctx, "l1"); err != nil || codes["ex"] != "v4" || len(codes) != 1 {
+		t.Errorf("LatestCodes = %v (%v), want ex: v4", codes, err)
+	}
 	if xp, _ := s.TotalXP(ctx, "l1"); xp != 20 {
 		t.Errorf("TotalXP = %d, want 20", xp)
 	}

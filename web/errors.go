@@ -132,15 +132,26 @@ func render(w http.ResponseWriter, r *http.Request, c templ.Component) error {
 // renderStatus is render with another status.
 func renderStatus(w http.ResponseWriter, r *http.Request, status int, c templ.Component) error {
 	buf := pageBuffers.Get().(*bytes.Buffer)
-	defer func() {
-		if buf.Cap() <= 1<<20 {
-			buf.Reset()
-			pageBuffers.Put(buf)
-		}
-	}()
+	defer putPageBuffer(buf)
 	if err := c.Render(r.Context(), buf); err != nil {
+		if r.Context().Err() != nil {
+			return fmt.Errorf("%w: %v", errClientGone, err)
+		}
 		return fmt.Errorf("web: render %s: %w", r.URL.Path, err)
 	}
+	return writePage(w, status, buf)
+}
+
+// putPageBuffer returns a buffer to the pool unless it grew very large.
+func putPageBuffer(buf *bytes.Buffer) {
+	if buf.Cap() <= 1<<20 {
+		buf.Reset()
+		pageBuffers.Put(buf)
+	}
+}
+
+// writePage sends a drawn HTML page.
+func writePage(w http.ResponseWriter, status int, buf *bytes.Buffer) error {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Length", strconv.Itoa(buf.Len()))

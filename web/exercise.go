@@ -186,15 +186,11 @@ func exerciseView(lesson *lessons.Lesson, ex *lessons.Exercise, code string) *Ex
 
 // learnerCode returns the learner's last code for the exercise, or its
 // starter.
-func (s *Server) learnerCode(ctx context.Context, l learner, ex *lessons.Exercise) (string, error) {
-	if !l.Known {
-		return ex.Starter, nil
+func learnerCode(l learner, ex *lessons.Exercise) string {
+	if code, ok := l.sum.codes[ex.ID]; ok && l.Known {
+		return code
 	}
-	code, err := s.store.LatestCode(ctx, l.ID, ex.ID)
-	if errors.Is(err, store.ErrNotFound) {
-		return ex.Starter, nil
-	}
-	return code, err
+	return ex.Starter
 }
 
 // exerciseForm handles the exercise panel's form: Run or Submit.
@@ -236,7 +232,7 @@ func (s *Server) exerciseForm(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	l.badge, l.opened, l.zone = sum.badge, sum.opened, sum.zone
+	l.badge, l.opened, l.zone, l.sum = sum.badge, sum.opened, sum.zone, sum
 	r = r.WithContext(withLearner(r.Context(), l))
 	status := http.StatusOK
 	if e != nil {

@@ -41,6 +41,7 @@ type learner struct {
 	badge  LearnerBadge
 	opened map[string]bool // lessons opened, from the summary
 	zone   string          // IANA time zone last reported by the browser
+	sum    learnerSummary  // everything the summary holds
 }
 
 type learnerKey struct{}
@@ -82,7 +83,7 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request) (*http.Request
 		if err != nil {
 			return r, err
 		}
-		l.badge, l.opened, l.zone = sum.badge, sum.opened, sum.zone
+		l.badge, l.opened, l.zone, l.sum = sum.badge, sum.opened, sum.zone, sum
 	}
 	return r.WithContext(withLearner(r.Context(), l)), nil
 }

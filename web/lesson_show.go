@@ -2,9 +2,11 @@ package web
 
 import (
 	"fmt"
+	"html/template"
 	"net/http"
 
 	"learn/lessons"
+	"learn/quiz"
 )
 
 // lessonShow renders one lesson and records that the learner opened it.
@@ -17,7 +19,7 @@ func (s *Server) lessonShow(w http.ResponseWriter, r *http.Request) error {
 	if err := s.recordOpened(r, slug); err != nil {
 		return err
 	}
-	return s.renderLesson(w, r, lesson, lessonOverrides{})
+	return s.serveLesson(w, r, lesson)
 }
 
 // lessonOverrides replaces parts of a lesson page after a post: a widget
@@ -28,44 +30,70 @@ type lessonOverrides struct {
 	status   int
 }
 
-// renderLesson draws the lesson page, with the overrides of a post.
+// renderLesson draws the whole lesson page with the overrides of a post.
 func (s *Server) renderLesson(w http.ResponseWriter, r *http.Request, lesson *lessons.Lesson, o lessonOverrides) error {
-	course := s.course.Load()
-	l := learnerFrom(r.Context())
-	attempt, err := s.quizAttempt(r, lesson)
+	v, err := s.lessonView(r, lesson, o, false)
 	if err != nil {
 		return err
 	}
+	if v.StyleNonce != "" {
+		w.Header().Set("Content-Security-Policy", policyWithStyleNonce(v.StyleNonce))
+	}
+	status := o.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	return renderStatus(w, r, status, lessonPage(v))
+}
+
+// lessonView builds the lesson page's view model. With skeleton set, the
+// learner's parts are holes (see skeleton.go).
+func (s *Server) lessonView(r *http.Request, lesson *lessons.Lesson, o lessonOverrides, skeleton bool) (LessonView, error) {
+	course := s.course.Load()
+	l := learnerFrom(r.Context())
 	v := LessonView{
 		Page: s.page(r, lesson.Title, "course"), Title: lesson.Title, Slug: lesson.Slug, Number: course.Number(lesson.Slug),
 		Minutes: lesson.Minutes, XP: lesson.XP, Objectives: lesson.Objectives, Takeaways: lesson.Takeaways,
 	}
 	v.Description = lesson.Summary
+	v.Skeleton = skeleton
 	if len(lesson.Exercises()) > 0 && s.assets.Has("editor.js") {
 		v.Scripts = append(v.Scripts, s.assets.URL("editor.js"))
-		nonce, err := newNonce()
-		if err != nil {
-			return err
+		if skeleton {
+			v.StyleNonce = hole(holeNonce)
+		} else {
+			nonce, err := newNonce()
+			if err != nil {
+				return v, err
+			}
+			v.StyleNonce = nonce
 		}
-		v.StyleNonce = nonce
-		w.Header().Set("Content-Security-Policy", policyWithStyleNonce(nonce))
+	}
+	attempt := 1
+	if !skeleton {
+		var err error
+		if attempt, err = s.quizAttempt(r, lesson); err != nil {
+			return v, err
+		}
 	}
 	for _, seg := range lesson.Segments {
+		w := seg.Widget
 		switch {
-		case seg.Widget == nil:
+		case w == nil:
 			v.Body = append(v.Body, BodyPart{HTML: seg.HTML})
-		case seg.Widget.Exercise != nil && o.exercise != nil && o.exercise.ID == seg.Widget.ID:
+		case w.Exercise != nil && o.exercise != nil && o.exercise.ID == w.ID:
 			v.Body = append(v.Body, BodyPart{Exercise: o.exercise})
-		case seg.Widget.Exercise != nil:
-			code, err := s.learnerCode(r.Context(), l, seg.Widget.Exercise)
-			if err != nil {
-				return err
-			}
-			v.Body = append(v.Body, BodyPart{Exercise: exerciseView(lesson, seg.Widget.Exercise, code)})
-		case o.widget != nil && o.widget.ID == seg.Widget.ID:
+		case w.Exercise != nil && skeleton:
+			v.Body = append(v.Body, BodyPart{Exercise: exerciseView(lesson, w.Exercise, hole(holeCode+w.ID))})
+		case w.Exercise != nil:
+			v.Body = append(v.Body, BodyPart{Exercise: exerciseView(lesson, w.Exercise, learnerCode(l, w.Exercise))})
+		case o.widget != nil && o.widget.ID == w.ID:
 			v.Body = append(v.Body, BodyPart{Widget: o.widget})
+		case w.Kind == quiz.KindQuiz && skeleton:
+			v.Body = append(v.Body, BodyPart{HTML: template.HTML(hole(holeQuiz + w.ID))})
 		default:
-			v.Body = append(v.Body, BodyPart{Widget: widgetView(lesson, seg.Widget, l.ID, attempt, l.zone)})
+			// The time-zone field is left empty; the page script fills it.
+			v.Body = append(v.Body, BodyPart{Widget: widgetView(lesson, w, l.ID, attempt, "")})
 		}
 	}
 	prev, next := course.Neighbours(lesson.Slug)
@@ -75,11 +103,7 @@ func (s *Server) renderLesson(w http.ResponseWriter, r *http.Request, lesson *le
 	if next != nil {
 		v.Next = &LessonLink{Title: next.Title, Slug: next.Slug}
 	}
-	status := o.status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	return renderStatus(w, r, status, lessonPage(v))
+	return v, nil
 }
 
 // recordOpened marks the lesson opened for a returning learner. A lesson

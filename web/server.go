@@ -74,6 +74,7 @@ type Server struct {
 	handler http.Handler
 
 	summaries summaries
+	pages     pageCache
 	grader    Grader
 	runs      runLimiter
 }

@@ -19,10 +19,12 @@ const summaryMax = 10_000
 // learnerSummary is what every page needs to know about a returning
 // learner: the header figures and which lessons they opened.
 type learnerSummary struct {
-	badge  LearnerBadge
-	opened map[string]bool
-	zone   string
-	loaded time.Time
+	badge    LearnerBadge
+	opened   map[string]bool
+	zone     string
+	attempts map[string]int    // by "lessonSlug/widgetID"
+	codes    map[string]string // latest code by exercise id
+	loaded   time.Time
 }
 
 // summaries caches learner summaries so that a page view costs no query.
@@ -87,6 +89,12 @@ func (s *Server) summary(ctx context.Context, id string) (learnerSummary, error)
 	st := quiz.Streak(times, now, loc)
 	e.badge.StreakDays, e.badge.ActiveToday = st.Days, st.ActiveToday
 	if e.badge.ReviewsDue, _, err = s.store.ReviewCounts(ctx, id, now); err != nil {
+		return e, err
+	}
+	if e.attempts, err = s.store.AttemptCounts(ctx, id); err != nil {
+		return e, err
+	}
+	if e.codes, err = s.store.LatestCodes(ctx, id); err != nil {
 		return e, err
 	}
 	s.summaries.put(id, e)

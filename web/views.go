@@ -19,7 +19,10 @@ type Page struct {
 	// StyleNonce, when set, is the nonce the page's policy admits <style>
 	// elements by (pages with the code editor).
 	StyleNonce string
-	Learner    LearnerBadge
+	// Skeleton draws the learner's parts as holes, for a page skeleton
+	// that is drawn once and filled in per request.
+	Skeleton bool
+	Learner  LearnerBadge
 }
 
 // LearnerBadge is the learner's standing shown in the header.

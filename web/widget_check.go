@@ -72,7 +72,7 @@ func (s *Server) widgetCheck(w http.ResponseWriter, r *http.Request) error {
 		})
 	}
 	// A plain post: redraw the whole lesson with this widget's feedback.
-	l.badge, l.opened, l.zone = sum.badge, sum.opened, sum.zone
+	l.badge, l.opened, l.zone, l.sum = sum.badge, sum.opened, sum.zone, sum
 	r = r.WithContext(withLearner(r.Context(), l))
 	return s.renderLesson(w, r, lesson, lessonOverrides{widget: res.view})
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"learn/lessons"
@@ -43,8 +44,7 @@ func (s *Server) quizAttempt(r *http.Request, lesson *lessons.Lesson) (int, erro
 	if !ok || !l.Known || !q.Shuffle {
 		return 1, nil
 	}
-	n, err := s.store.AttemptCount(r.Context(), l.ID, lesson.Slug, q.ID)
-	return n + 1, err
+	return l.sum.attempts[lesson.Slug+"/"+q.ID] + 1, nil
 }
 
 // checkResult is a graded widget: the view with feedback, and the effects
@@ -120,7 +120,13 @@ func gradeWidget(lesson *lessons.Lesson, w *lessons.Widget, form url.Values, lea
 			}
 		}
 		result := quiz.GradeQuiz(x, answers)
-		result.Questions = quiz.Arrange(result.Questions, quiz.Order(x, quiz.AttemptSeed(learnerID, attempt)))
+		order, ok := postedOrder(x, form.Get("order"))
+		if !ok {
+			order = quiz.Order(x, quiz.AttemptSeed(learnerID, attempt))
+		}
+		result.Questions = quiz.Arrange(result.Questions, order)
+		qv := x.View(order)
+		v.Quiz = &qv
 		v.QuizResult = &result
 		res.attempt.Score, res.attempt.Total, res.attempt.Passed = result.Score, result.Total, result.Passed
 		missed = result.Missed
@@ -149,6 +155,29 @@ func gradeWidget(lesson *lessons.Lesson, w *lessons.Widget, form url.Values, lea
 		})
 	}
 	return res, nil
+}
+
+// postedOrder reads the question order a quiz form showed: every question
+// id once, comma-separated. ok is false for anything else.
+func postedOrder(q *quiz.Quiz, posted string) ([]int, bool) {
+	ids := strings.Split(posted, ",")
+	if posted == "" || len(ids) != len(q.Questions) {
+		return nil, false
+	}
+	index := make(map[string]int, len(q.Questions))
+	for i, qn := range q.Questions {
+		index[qn.ID] = i
+	}
+	order := make([]int, 0, len(ids))
+	for _, id := range ids {
+		i, ok := index[id]
+		if !ok {
+			return nil, false
+		}
+		delete(index, id)
+		order = append(order, i)
+	}
+	return order, true
 }
 
 // questionChoices reads the posted answer to one question (field "q.ID",
