@@ -64,8 +64,26 @@ func syntaxAt(s string, err error) error {
 			reason = "there is no JSON value"
 		}
 	}
+	if hint := pythonHint(s, at); hint != "" {
+		reason = hint
+	}
 	line, col := lineColumn(s, at)
 	return &jsonSyntaxError{Line: line, Column: col, Near: near(s, at), Reason: reason}
+}
+
+// pythonHint names the Python spellings that are not JSON, when one
+// starts at byte at.
+func pythonHint(s string, at int) string {
+	rest := s[min(at, len(s)):]
+	switch {
+	case strings.HasPrefix(rest, "'"):
+		return "JSON puts strings and keys in double quotes, not single quotes (printing a dict shows Python's form, not JSON)"
+	case strings.HasPrefix(rest, "True"), strings.HasPrefix(rest, "False"), strings.HasPrefix(rest, "None"):
+		return "JSON writes true, false and null, not Python's True, False and None"
+	case strings.HasPrefix(rest, "NaN"), strings.HasPrefix(rest, "Infinity"), strings.HasPrefix(rest, "-Infinity"):
+		return "JSON has no NaN or Infinity"
+	}
+	return ""
 }
 
 // lineColumn gives the 1-based line and column (in characters) of byte at.
@@ -121,9 +139,9 @@ func judgeJSON(res *CaseResult, c Case, actual string) {
 		if se.Extra {
 			res.Message = fmt.Sprintf("Your output is more than one JSON value: the first one ends before line %d, column %d (%s). Print the whole response once, as one JSON value.", se.Line, se.Column, se.Near)
 		} else {
-			res.Message = fmt.Sprintf("Your output is not valid JSON: it breaks at line %d, column %d (%s): %s. Build the response as a Python dict and print json.dumps(response).", se.Line, se.Column, se.Near, se.Reason)
+			res.Message = fmt.Sprintf("Your output is not valid JSON: it breaks at line %d, column %d (%s): %s. Build the value from Python dicts and lists and print it with json.dumps.", se.Line, se.Column, se.Near, se.Reason)
 		}
-		res.HiddenMessage = "A hidden case printed output that is not valid JSON: build the response as a Python dict and print json.dumps(response), and check inputs the samples do not show."
+		res.HiddenMessage = "A hidden case printed output that is not valid JSON: build the value from Python dicts and lists, print it with json.dumps, and check inputs the samples do not show."
 		return
 	}
 	if c.Schema != "" {

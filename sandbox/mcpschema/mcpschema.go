@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -152,22 +153,61 @@ func explain(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
 	}
 	switch e.ErrorKind.(type) {
 	case *kind.AnyOf, *kind.OneOf:
-		var best []*jsonschema.ValidationError
+		var best [][]*jsonschema.ValidationError
 		bestWeight, bestDepth := -1, -1
 		for _, c := range e.Causes {
 			leaves := explain(c)
 			w, d := weight(leaves), depth(leaves)
-			if bestWeight < 0 || w < bestWeight || w == bestWeight && d > bestDepth {
-				best, bestWeight, bestDepth = leaves, w, d
+			switch {
+			case bestWeight < 0 || w < bestWeight || w == bestWeight && d > bestDepth:
+				best, bestWeight, bestDepth = [][]*jsonschema.ValidationError{leaves}, w, d
+			case w == bestWeight && d == bestDepth:
+				best = append(best, leaves)
 			}
 		}
-		return best
+		if alt := eitherMember(best); alt != nil {
+			return []*jsonschema.ValidationError{alt}
+		}
+		return best[0]
 	}
 	var all []*jsonschema.ValidationError
 	for _, c := range e.Causes {
 		all = append(all, explain(c)...)
 	}
 	return all
+}
+
+// eitherMember joins alternatives that each lack one member of the same
+// object (a response with neither "result" nor "error") into one failure
+// that names them all; nil if the alternatives are not all like that.
+func eitherMember(alts [][]*jsonschema.ValidationError) *jsonschema.ValidationError {
+	if len(alts) < 2 {
+		return nil
+	}
+	var names []string
+	for _, leaves := range alts {
+		if len(leaves) != 1 {
+			return nil
+		}
+		r, ok := leaves[0].ErrorKind.(*kind.Required)
+		if !ok || len(r.Missing) != 1 || pointer(leaves[0].InstanceLocation) != pointer(alts[0][0].InstanceLocation) {
+			return nil
+		}
+		if !slices.Contains(names, r.Missing[0]) {
+			names = append(names, r.Missing[0])
+		}
+	}
+	first := alts[0][0]
+	return &jsonschema.ValidationError{SchemaURL: first.SchemaURL, InstanceLocation: first.InstanceLocation, ErrorKind: &missingOneOf{names}}
+}
+
+// missingOneOf is an object that lacks a member each alternative needs.
+type missingOneOf struct{ names []string }
+
+func (*missingOneOf) KeywordPath() []string { return []string{"anyOf"} }
+
+func (k *missingOneOf) LocalizedString(*message.Printer) string {
+	return "needs one of the members " + quoteList(k.names, "or")
 }
 
 // weight counts failures, each missing member as one.
@@ -210,7 +250,7 @@ func want(k jsonschema.ErrorKind) string {
 		if len(k.Missing) == 1 {
 			return fmt.Sprintf("needs the member %q", k.Missing[0])
 		}
-		return "needs the members " + quoteAll(k.Missing)
+		return "needs the members " + quoteList(k.Missing, "and")
 	case *kind.Type:
 		var ws []string
 		for _, w := range k.Want {
@@ -226,9 +266,11 @@ func want(k jsonschema.ErrorKind) string {
 		}
 		return "must be one of " + strings.Join(ws, ", ")
 	case *kind.AdditionalProperties:
-		return "has members the schema does not allow: " + quoteAll(k.Properties)
+		return "has members the schema does not allow: " + quoteList(k.Properties, "and")
 	case *kind.FalseSchema:
 		return "is not allowed here"
+	case *missingOneOf:
+		return k.LocalizedString(printer)
 	}
 	return "fails the schema: " + k.LocalizedString(printer)
 }
@@ -251,7 +293,7 @@ func display(v any) string {
 	return string(b)
 }
 
-func quoteAll(names []string) string {
+func quoteList(names []string, conj string) string {
 	q := make([]string, len(names))
 	for i, n := range names {
 		q[i] = fmt.Sprintf("%q", n)
@@ -259,5 +301,5 @@ func quoteAll(names []string) string {
 	if len(q) <= 1 {
 		return strings.Join(q, "")
 	}
-	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+	return strings.Join(q[:len(q)-1], ", ") + " " + conj + " " + q[len(q)-1]
 }

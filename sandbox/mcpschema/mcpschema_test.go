@@ -16,7 +16,7 @@ func TestValidateExplains(t *testing.T) {
 		{"code as a string", "JSONRPCResponse", `{"jsonrpc":"2.0","id":7,"error":{"code":"-32602","message":"m"}}`, "/error/code", "must be an integer, not a string"},
 		{"wrong jsonrpc", "JSONRPCResponse", `{"jsonrpc":"1.0","id":7,"error":{"code":-32602,"message":"m"}}`, "/jsonrpc", `must be "2.0"`},
 		{"no jsonrpc", "JSONRPCResponse", `{"id":7,"result":{"resultType":"complete"}}`, "", `needs the member "jsonrpc"`},
-		{"neither result nor error", "JSONRPCResponse", `{"jsonrpc":"2.0","id":7}`, "", `needs the member "result"`},
+		{"neither result nor error", "JSONRPCResponse", `{"jsonrpc":"2.0","id":7}`, "", `needs one of the members "result" or "error"`},
 		{"not an object", "JSONRPCResponse", `[1]`, "", "must be an object, not an array"},
 		{"null id", "JSONRPCResponse", `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}}`, "/id", "must be an integer or a string, not null"},
 		{"text block without text", "CallToolResult", `{"resultType":"complete","content":[{"type":"text"}]}`, "/content/0", `needs the member "text"`},
