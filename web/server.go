@@ -6,8 +6,17 @@
 // once with the request's method and path, and renders every page into a
 // buffer first so that a failed render never sends half a page.
 //
-// The server composes the other packages: it asks lessons for content and
-// store for the learner's progress; it never runs SQL or goldmark itself.
+// The server composes the other packages: it asks lessons for content, quiz
+// for verdicts, sandbox for program output and store for the learner's
+// progress; it never runs SQL, goldmark or wazero itself.
+//
+// Two caches keep a page view cheap. A learner's summary (header figures,
+// opened lessons, attempt counts, saved code) is kept for a minute and
+// forgotten at once when that learner writes anything through this server;
+// with several servers sharing a database, another server's write shows
+// within that minute. A lesson page is drawn once per lesson as a skeleton
+// with holes for the learner's parts (skeleton.go), so a view writes static
+// bytes and fills a few holes instead of drawing every widget.
 // Every response carries security headers (a Content-Security-Policy that
 // allows no inline script, nosniff, a same-origin referrer policy, no
 // framing); unsafe cross-origin requests are refused by
