@@ -7,7 +7,9 @@ import (
 	"html/template"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -144,10 +146,15 @@ func (c *Checks) Describe() string {
 	return b.String()
 }
 
+// quoteJoin quotes each string in curly quotes (Go-quoted if it holds a
+// control character) and joins them with commas and conj.
 func quoteJoin(list []string, conj string) string {
 	q := make([]string, len(list))
 	for i, s := range list {
-		q[i] = fmt.Sprintf("%q", s)
+		q[i] = "“" + s + "”"
+		if strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }) >= 0 {
+			q[i] = strconv.Quote(s)
+		}
 	}
 	if len(q) == 1 {
 		return q[0]

@@ -101,7 +101,7 @@ func TestLoadExerciseChecksMerged(t *testing.T) {
 	if fmt.Sprint(h.Checks) != fmt.Sprint(&Checks{NotContains: []string{"Traceback"}, MaxLength: 200}) {
 		t.Errorf("hidden checks = %+v", h.Checks)
 	}
-	want := "Any output that:\n- contains \"a\"\n- does not contain \"Traceback\"\n- has at most 50 characters\n"
+	want := "Any output that:\n- contains “a”\n- does not contain “Traceback”\n- has at most 50 characters\n"
 	if a.Expected != want {
 		t.Errorf("sample Expected = %q, want the description %q", a.Expected, want)
 	}

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -128,9 +130,13 @@ func judgeChecks(res *CaseResult, c Checks, actual string) {
 	}
 }
 
-// quoteText quotes s for a message, showing spaces at its ends.
+// quoteText quotes s for a message in curly quotes, so quotes inside it
+// need no escapes; a string with control characters is Go-quoted instead.
 func quoteText(s string) string {
-	return fmt.Sprintf("%q", s)
+	if strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }) >= 0 {
+		return strconv.Quote(s)
+	}
+	return "“" + s + "”"
 }
 
 func quoteList(list []string, conj string) string {

@@ -22,17 +22,19 @@ func TestChecks(t *testing.T) {
 	}{
 		{"all hold", rules, "party_size 40 is too large: use 1 to 12.\n", nil},
 		{"the other spelling", rules, "party_size 40 is out of range 1-12.", nil},
-		{"field missing", rules, "40 is too large: use 1 to 12.", []string{`it does not contain "party_size"`}},
-		{"no rule", rules, "party_size 40 is too large.", []string{`it contains none of "1 to 12" or "1-12"`}},
-		{"traceback", rules, "Traceback: party_size 40, 1 to 12", []string{`it contains "Traceback", which it must not`}},
+		{"field missing", rules, "40 is too large: use 1 to 12.", []string{`it does not contain “party_size”`}},
+		{"no rule", rules, "party_size 40 is too large.", []string{`it contains none of “1 to 12” or “1-12”`}},
+		{"traceback", rules, "Traceback: party_size 40, 1 to 12", []string{`it contains “Traceback”, which it must not`}},
 		{"too long", rules, "party_size 40 is too large: use 1 to 12. " + strings.Repeat("x", 30),
 			[]string{"it is 71 characters long, more than the 60 allowed"}},
 		{"length counts characters, not bytes", Checks{MaxLength: 3}, "ééé\n", nil},
 		{"length ignores the final newline", Checks{MaxLength: 3}, "abc\r\n", nil},
-		{"several failures", rules, "Invalid input.", []string{`it does not contain "party_size"`, `it does not contain "40"`, `it contains none of "1 to 12" or "1-12"`}},
+		{"several failures", rules, "Invalid input.", []string{`it does not contain “party_size”`, `it does not contain “40”`, `it contains none of “1 to 12” or “1-12”`}},
 		{"pattern holds", Checks{Matches: `^\w+ .* is not valid`}, "note 'xx' is not valid: use 3 words.\n", nil},
 		{"pattern fails", Checks{Matches: `^\w+ `}, " : nothing", []string{`it does not have the form the pattern ^\w+  describes`}},
-		{"case counts", Checks{Contains: []string{"City"}}, "city", []string{`it does not contain "City"`}},
+		{"quotes need no escapes", Checks{Contains: []string{`""`, `File "`}}, "x", []string{`it does not contain “""”`, `it does not contain “File "”`}},
+		{"control characters are escaped", Checks{Contains: []string{"a\tb"}}, "x", []string{`it does not contain "a\tb"`}},
+		{"case counts", Checks{Contains: []string{"City"}}, "city", []string{`it does not contain “City”`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -66,7 +68,7 @@ func TestJudgeChecks(t *testing.T) {
 	}{
 		{"passes", Case{Name: "a", Checks: &secret}, "quantity -3 is not valid: use 1 or more.\n", VerdictPassed, "Passed.", nil},
 		{"expected is ignored", Case{Name: "a", Expected: "something else", Checks: &secret}, "quantity -3 must be 1 or more.\n", VerdictPassed, "Passed.", nil},
-		{"names what is missing", Case{Name: "a", Checks: &secret}, "Invalid input.\n", VerdictWrongOutput, `Your output fails 2 checks: it does not contain "quantity"; it does not contain "-3".`, nil},
+		{"names what is missing", Case{Name: "a", Checks: &secret}, "Invalid input.\n", VerdictWrongOutput, `Your output fails 2 checks: it does not contain “quantity”; it does not contain “-3”.`, nil},
 		{"printed nothing", Case{Name: "a", Checks: &secret}, "", VerdictWrongOutput, "printed nothing", nil},
 		{"hidden: kinds only", Case{Name: "h", Hidden: true, Checks: &secret}, "Traceback " + strings.Repeat("y", 60) + "\n", VerdictWrongOutput, "Traceback",
 			[]string{"leaves out something it must include", "includes something it must not", "is too long"}},
