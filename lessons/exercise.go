@@ -86,6 +86,7 @@ type Exercise struct {
 	XP       *int           `yaml:"xp"`
 	Samples  []ExerciseCase `yaml:"samples"`
 	Hidden   []ExerciseCase `yaml:"hidden"`
+	MCP      *MCPExercise   `yaml:"mcp"` // an MCP exercise: see MCPExercise
 
 	// PromptHTML is Prompt rendered as markdown.
 	PromptHTML template.HTML `yaml:"-"`
@@ -349,7 +350,8 @@ func (r *renderer) decodeExercise(file string, body []byte, line int) (*Widget, 
 	if e.XP != nil && *e.XP < 0 {
 		add(at("xp"), "xp must be 0 or more, such as \"xp: 20\"")
 	}
-	if len(e.Samples) == 0 {
+	ps = append(ps, e.MCP.validate(&e, file, at("mcp"))...)
+	if len(e.Samples) == 0 && e.MCP == nil {
 		add(at("samples"), "no sample cases: list at least one, each with name, stdin and expected, so learners can run their code")
 	}
 	names := map[string]bool{}

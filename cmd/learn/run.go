@@ -143,6 +143,9 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // gradeAll grades code against every case of the exercise.
 func gradeAll(ctx context.Context, box *sandbox.Sandbox, ex *lessons.Exercise, code string) (sandbox.Report, error) {
+	if ex.MCP != nil {
+		return gradeMCP(ctx, box, ex, code)
+	}
 	cmp, err := sandbox.ParseComparison(ex.Comparison())
 	if err != nil {
 		return sandbox.Report{}, err
