@@ -23,6 +23,8 @@ type apiExerciseResponse struct {
 	Summary  string               `json:"summary"`
 	Cases    []sandbox.CaseResult `json:"cases"`
 	Awarded  int                  `json:"awarded"`
+	// MCP holds, for an MCP exercise, the transcripts (see sandbox.MCPReport).
+	MCP *sandbox.MCPReport `json:"mcp,omitempty"`
 }
 
 // apiExercise handles POST /api/exercises/{id}/run and …/submit with
@@ -51,6 +53,7 @@ func (s *Server) apiExercise(mode string) handlerFunc {
 		}
 		return writeJSON(w, http.StatusOK, apiExerciseResponse{
 			Exercise: ex.ID, Mode: mode, Passed: out.result.Passed, Summary: out.result.Summary, Cases: out.result.Cases, Awarded: out.awarded,
+			MCP: out.mcp,
 		})
 	}
 }

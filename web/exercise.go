@@ -50,6 +50,8 @@ type ExerciseView struct {
 	// Problem is a message when the code could not be graded (busy
 	// sandbox, rate limit, code too large).
 	Problem string
+	// MCPCalls are the grader's calls Run sends, for an MCP exercise.
+	MCPCalls []MCPCallView
 }
 
 // ExerciseResult is a graded run or submission as the panel shows it.
@@ -58,6 +60,8 @@ type ExerciseResult struct {
 	Passed  bool
 	Summary string
 	Cases   []sandbox.CaseResult
+	// MCP is the transcript view of an MCP exercise.
+	MCP *MCPPanel
 }
 
 // runLimiter limits how often each learner may run code.
@@ -93,6 +97,7 @@ func (l *runLimiter) allow(id string, now time.Time) (bool, time.Duration) {
 type gradeOutcome struct {
 	result  *ExerciseResult
 	awarded int
+	mcp     *sandbox.MCPReport // redacted, for an MCP exercise
 }
 
 // gradeExercise runs the learner's code on the exercise's cases, records it
@@ -122,7 +127,16 @@ func (s *Server) gradeExercise(r *http.Request, ex *lessons.Exercise, code, mode
 			cases = append(cases, sandbox.Case{Name: c.Name, Stdin: c.Stdin, Expected: c.Expected, Hidden: true, Schema: ex.Schema, Checks: (*sandbox.Checks)(c.Checks)})
 		}
 	}
-	report, err := s.grader.Grade(ctx, code, cases, cmp)
+	var report sandbox.Report
+	var mcpReport *sandbox.MCPReport
+	if mg, ok := s.grader.(MCPGrader); ok && ex.MCP != nil {
+		var r sandbox.MCPReport
+		r, err = mg.GradeMCP(ctx, code, mcpCalls(ex.MCP, mode), sandbox.MCPOptions{Version: ex.MCP.Version})
+		r = r.Redacted()
+		report, mcpReport = r.Report, &r
+	} else {
+		report, err = s.grader.Grade(ctx, code, cases, cmp)
+	}
 	var busy *sandbox.BusyError
 	switch {
 	case errors.As(err, &busy):
@@ -135,6 +149,10 @@ func (s *Server) gradeExercise(r *http.Request, ex *lessons.Exercise, code, mode
 	}
 	report = report.Redacted()
 	out := gradeOutcome{result: exerciseResult(mode, report)}
+	if mcpReport != nil {
+		out.mcp = mcpReport
+		out.result.MCP = mcpPanel(*mcpReport)
+	}
 	var award *store.Award
 	if mode == modeSubmit && report.Passed && ex.XPValue() > 0 {
 		award = &store.Award{Key: "exercise:" + ex.ID, Amount: ex.XPValue(), Reason: "Solved " + ex.Title}
@@ -178,10 +196,15 @@ func exerciseResult(mode string, r sandbox.Report) *ExerciseResult {
 
 // exerciseView builds the panel for an exercise with the code to show.
 func exerciseView(lesson *lessons.Lesson, ex *lessons.Exercise, code string) *ExerciseView {
-	return &ExerciseView{
+	v := &ExerciseView{
 		ID: ex.ID, Title: ex.Title, PromptHTML: ex.PromptHTML, Samples: ex.Samples, HiddenCount: len(ex.Hidden),
 		XP: ex.XPValue(), Code: code, Action: "/lessons/" + lesson.Slug + "/exercises/" + ex.ID,
 	}
+	if ex.MCP != nil {
+		v.MCPCalls = mcpCallViews(ex.MCP)
+		v.HiddenCount = ex.MCP.HiddenCount()
+	}
+	return v
 }
 
 // learnerCode returns the learner's last code for the exercise, or its
@@ -246,6 +269,7 @@ func (s *Server) exerciseForm(w http.ResponseWriter, r *http.Request) error {
 		w.Header().Set("Cache-Control", "no-store")
 		return writeJSON(w, status, exerciseResponse{
 			HTML: buf.String(), Passed: v.Result != nil && v.Result.Passed, Awarded: out.awarded, Problem: v.Problem, Learner: sum.badge,
+			MCP: out.mcp,
 		})
 	}
 	return s.renderLesson(w, r, lesson, lessonOverrides{exercise: v, status: status})
@@ -258,6 +282,9 @@ type exerciseResponse struct {
 	Awarded int          `json:"awarded"`
 	Problem string       `json:"problem,omitempty"`
 	Learner LearnerBadge `json:"learner"`
+	// MCP is, for an MCP exercise, the graded calls with the transcripts
+	// of the grader's calls and of the learner's own Client calls.
+	MCP *sandbox.MCPReport `json:"mcp,omitempty"`
 }
 
 // rateKey is whom a run counts against: the learner when their cookie is
