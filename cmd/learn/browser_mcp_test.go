@@ -1,0 +1,77 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"learn/lessons"
+)
+
+// TestBrowserMCPExercise solves "Make lookup_order fail well" with a wrong
+// answer, then a right one, and watches the transcript of what the
+// grader's client received change.
+func TestBrowserMCPExercise(t *testing.T) {
+	course, err := lessons.Load(lessons.BuiltIn())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, lesson, ok := course.Exercise("lookup-order")
+	if !ok {
+		t.Fatal("the course has no lookup-order exercise")
+	}
+	base, _ := startServer(t, filepath.Join(t.TempDir(), "learn.db"))
+	waitReady(t, base)
+	b := newBrowser(t)
+	scope := `[data-testid="exercise-lookup-order"]`
+	host := scope + ` [data-testid="transcript-host"]`
+	b.do(t, chromedp.Navigate(base+"/"), chromedp.Navigate(base+"/lessons/"+lesson.Slug),
+		chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="editor"]`)))
+
+	// Wrong: a ToolError that does not name the id. The grader's Z9 call
+	// gets a tool error the model cannot act on.
+	wrong := strings.Replace(ex.Starter, "    return Order(id=order_id, **ORDERS[order_id])",
+		"    if order_id not in ORDERS:\n        raise ToolError(\"Not found.\")\n    return Order(id=order_id, **ORDERS[order_id])", 1)
+	if wrong == ex.Starter {
+		t.Fatal("the starter changed: this test no longer knows where to edit it")
+	}
+	b.do(t, setCode(scope+` textarea[name="code"]`, wrong),
+		chromedp.Click(chromedp.CSS(scope+` [data-testid="submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(host)))
+	if got := b.text(t, scope+` [data-testid="summary"]`); !strings.HasPrefix(got, "2 of 4 cases passed") {
+		t.Errorf("wrong answer's summary = %q", got)
+	}
+	transcript := b.text(t, host)
+	for _, want := range []string{"tool error", `"isError": true`, "Error executing tool lookup_order: Not found.", "the model would see this text"} {
+		if !strings.Contains(transcript, want) {
+			t.Errorf("the transcript after the wrong answer lacks %q:\n%s", want, transcript)
+		}
+	}
+	if strings.Contains(transcript, "Q-000") {
+		t.Error("the transcript shows a hidden call")
+	}
+	b.screenshot(t, "mcp-exercise-wrong")
+
+	// Right: the message names the id. The same call now reads differently.
+	b.do(t, setCode(scope+` textarea[name="code"]`, ex.Solution),
+		chromedp.Click(chromedp.CSS(scope+` [data-testid="submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="summary"].outcome-pass`)))
+	transcript = b.text(t, host)
+	for _, want := range []string{"No order with id 'Z9'", `"structuredContent"`, "desk lamp"} {
+		if !strings.Contains(transcript, want) {
+			t.Errorf("the transcript after the right answer lacks %q:\n%s", want, transcript)
+		}
+	}
+	if strings.Contains(transcript, "Not found.") {
+		t.Error("the transcript still shows the wrong answer's response")
+	}
+	if got := b.text(t, scope+` [data-testid="script-stdout"]`); !strings.Contains(got, "found: desk lamp") {
+		t.Errorf("the script's own output = %q", got)
+	}
+	b.screenshot(t, "mcp-exercise-solved")
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
+	}
+}
