@@ -92,3 +92,58 @@ func TestCourseContent(t *testing.T) {
 		})
 	}
 }
+
+// courseExercises maps each exercise the course promises to the slug of the
+// lesson that holds it.
+var courseExercises = map[string]string{
+	"report-a-failure":    "two-ways-to-fail",
+	"build-the-response":  "json-rpc-error-object",
+	"rewrite-the-message": "errors-a-model-can-act-on",
+}
+
+// TestCourseExercises checks that each promised exercise is in its lesson
+// with samples, at least five hidden cases and XP; that "Build the
+// response" is graded as JSON against the MCP schema and "Rewrite the
+// message" by checks on every case; and that no exercise draft is left in
+// a comment.
+func TestCourseExercises(t *testing.T) {
+	c, err := Load(BuiltIn())
+	if err != nil {
+		t.Fatalf("load the built-in course:\n%v", err)
+	}
+	for id, slug := range courseExercises {
+		t.Run(id, func(t *testing.T) {
+			ex, l, ok := c.Exercise(id)
+			if !ok {
+				t.Fatalf("the course has no exercise %q", id)
+			}
+			if l.Slug != slug {
+				t.Errorf("exercise %s is in lesson %s, want %s", id, l.Slug, slug)
+			}
+			if len(ex.Samples) == 0 || len(ex.Hidden) < 5 || ex.XPValue() <= 0 {
+				t.Errorf("%d samples, %d hidden cases, %d XP; want samples, 5 or more hidden cases and XP", len(ex.Samples), len(ex.Hidden), ex.XPValue())
+			}
+			switch id {
+			case "build-the-response":
+				if ex.Comparison() != CompareJSON || ex.Schema != "JSONRPCResponse" {
+					t.Errorf("compare %q schema %q, want json against JSONRPCResponse", ex.Comparison(), ex.Schema)
+				}
+			case "rewrite-the-message":
+				for _, cs := range append(append([]ExerciseCase(nil), ex.Samples...), ex.Hidden...) {
+					if cs.Checks == nil || len(cs.Checks.Contains) == 0 || cs.Checks.MaxLength == 0 || len(cs.Checks.NotContains) == 0 {
+						t.Errorf("case %q is not graded by contains, max_length and not_contains checks: %+v", cs.Name, cs.Checks)
+					}
+				}
+			}
+		})
+	}
+	for _, l := range c.Lessons {
+		src, err := fs.ReadFile(BuiltIn(), l.File)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(src, []byte("<!-- exercise")) {
+			t.Errorf("%s still holds an exercise draft in a comment", l.File)
+		}
+	}
+}

@@ -47,7 +47,7 @@ func TestCommands(t *testing.T) {
 		{"unknown command", []string{"teleport"}, 2, nil, []string{`unknown command "teleport"`}},
 		{"serve help", []string{"serve", "--help"}, 0, nil, []string{"-addr", "[LEARN_ADDR]", "-db", "-lessons", "-log-level", "-dev"}},
 		{"serve bad flag", []string{"serve", "--colour"}, 2, nil, []string{"flag provided but not defined: -colour"}},
-		{"check built-in", []string{"check", "--python-wasm", wasm}, 0, []string{"built-in course: ok", "lessons", "quiz questions", "exercises (solutions and starters run in the sandbox)"}, []string{"report-a-failure: reference solution", "2/2 done"}},
+		{"check built-in", []string{"check", "--python-wasm", wasm}, 0, []string{"built-in course: ok", "lessons", "quiz questions", "exercises (solutions and starters run in the sandbox)"}, []string{"report-a-failure: reference solution", "build-the-response: starter code", "rewrite-the-message: reference solution", "done"}},
 		{"check exercises", []string{"check", "--python-wasm", wasm, badExercises}, 1, []string{
 			`exercise sum: the reference solution fails case "Two"`, "exercise sum: the starter code already passes every case",
 		}, nil},
