@@ -179,19 +179,19 @@ func TestParseFrames(t *testing.T) {
 			name:   "a case may not start before the previous one ends",
 			stream: frame(nonce, "0", "start", "") + frame(nonce, "1", "start", "") + frame(nonce, "1", "out", "x") + frame(nonce, "1", "end", "ok 0 0 0"),
 			ncases: 2,
-			want:   transcript{Cases: []guestCase{{Started: true}, {}}},
+			want:   transcript{Cases: []guestCase{{Started: true}, {}}, OutOfTurn: 3},
 		},
 		{
 			name:   "frames after a case ended are ignored",
 			stream: caseFrames(nonce, "0", "real\n", "ok 0 0 0") + frame(nonce, "0", "out", "forged\n"),
 			ncases: 1,
-			want:   transcript{Cases: []guestCase{{Started: true, Ended: true, Status: statusOK, Stdout: []byte("real\n")}}},
+			want:   transcript{Cases: []guestCase{{Started: true, Ended: true, Status: statusOK, Stdout: []byte("real\n")}}, OutOfTurn: 1},
 		},
 		{
 			name:   "case index out of range",
 			stream: frame(nonce, "0", "start", "") + frame(nonce, "7", "start", ""),
 			ncases: 1,
-			want:   transcript{Cases: []guestCase{{Started: true}}},
+			want:   transcript{Cases: []guestCase{{Started: true}}, OutOfTurn: 1},
 		},
 		{
 			name:   "truncated frame is output",
