@@ -101,6 +101,14 @@ var courseExercises = map[string]string{
 	"rewrite-the-message": "errors-a-model-can-act-on",
 }
 
+// mcpExercises are the playground exercises graded by the host's own MCP
+// calls, and their lessons.
+var mcpExercises = map[string]string{
+	"lookup-order":     "python-sdk-exceptions",
+	"which-exception":  "python-sdk-exceptions",
+	"annotate-in-code": "tool-annotations",
+}
+
 // TestCourseExercises checks that each promised exercise is in its lesson
 // with samples, at least five hidden cases and XP; that "Build the
 // response" is graded as JSON against the MCP schema and "Rewrite the
@@ -110,6 +118,20 @@ func TestCourseExercises(t *testing.T) {
 	c, err := Load(BuiltIn())
 	if err != nil {
 		t.Fatalf("load the built-in course:\n%v", err)
+	}
+	for id, slug := range mcpExercises {
+		t.Run(id, func(t *testing.T) {
+			ex, l, ok := c.Exercise(id)
+			if !ok {
+				t.Fatalf("the course has no MCP exercise %q", id)
+			}
+			if l.Slug != slug {
+				t.Errorf("exercise %s is in lesson %s, want %s", id, l.Slug, slug)
+			}
+			if ex.MCP == nil || len(ex.MCP.Calls) < 2 {
+				t.Errorf("exercise %s is not graded by the host's MCP calls", id)
+			}
+		})
 	}
 	for id, slug := range courseExercises {
 		t.Run(id, func(t *testing.T) {
