@@ -463,7 +463,11 @@ func readResponse(method string, raw []byte) (MCPMessage, *mcpResponse) {
 		msg.Reading = fmt.Sprintf("The tool list (%d tools): the host decides from it which calls need the user's approval.", len(resp.Result.Tools))
 	case resp.Result.IsError != nil && *resp.Result.IsError:
 		msg.Kind = "tool error"
-		msg.Reading = "A tool error (isError: true): the model would see this text and can try again: " + mcpQuote(mcpResultText(&resp))
+		text := mcpResultText(&resp)
+		msg.Reading = "A tool error (isError: true): the model would see this text and can try again: " + mcpQuote(text)
+		if strings.HasPrefix(text, "Unknown tool: ") {
+			msg.Reading += " (The Python SDK answers an unknown tool this way; the specification asks for a protocol error, -32602 Invalid params.)"
+		}
 	default:
 		msg.Kind = "result"
 		msg.Reading = "A result: the model would see this text: " + mcpQuote(mcpResultText(&resp))

@@ -401,3 +401,34 @@ func TestMCPWarmLatency(t *testing.T) {
 		t.Errorf("best warm MCP grading took %v", best)
 	}
 }
+
+// TestReadResponse pins the one-line readings the transcript shows.
+func TestReadResponse(t *testing.T) {
+	tests := []struct {
+		name, method, raw string
+		kind              string
+		reading           []string
+	}{
+		{"protocol error", MethodToolsCall, `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"No API key."}}`,
+			"protocol error", []string{"-32603", "may never see this"}},
+		{"tool error", MethodToolsCall, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","isError":true,"content":[{"type":"text","text":"Order Z9 not found."}]}}`,
+			"tool error", []string{"would see this text", "Order Z9 not found."}},
+		{"unknown tool as the SDK sends it", MethodToolsCall, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","isError":true,"content":[{"type":"text","text":"Unknown tool: get_weathr"}]}}`,
+			"tool error", []string{"specification asks for a protocol error, -32602"}},
+		{"not json", MethodToolsCall, `{"jsonrpc":`, "invalid", []string{"Not JSON"}},
+		{"no resultType", MethodToolsCall, `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`, "result", []string{"breaks the MCP schema"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			msg, _ := readResponse(tt.method, []byte(tt.raw))
+			if msg.Kind != tt.kind {
+				t.Errorf("kind = %q, want %q", msg.Kind, tt.kind)
+			}
+			for _, w := range tt.reading {
+				if !strings.Contains(msg.Reading, w) {
+					t.Errorf("reading %q lacks %q", msg.Reading, w)
+				}
+			}
+		})
+	}
+}
