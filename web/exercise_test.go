@@ -208,3 +208,37 @@ func TestExerciseLimits(t *testing.T) {
 		}
 	})
 }
+
+func TestMCPExerciseAPI(t *testing.T) {
+	s := newTestServer(t, func(c *Config) { c.Grader = testSandbox(t); c.RunsPerMinute = 600; c.RunBurst = 100 })
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	c := newClient(t, ts.URL)
+	ex, _, ok := s.course.Load().Exercise("lookup-order")
+	if !ok {
+		t.Fatal("the course has no lookup-order exercise")
+	}
+	for _, tt := range []struct {
+		name, code string
+		passed     bool
+	}{
+		{"starter", ex.Starter, false},
+		{"prints passed", "print('passed')\n", false},
+		{"reference solution", ex.Solution, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b, _ := json.Marshal(apiExerciseRequest{Code: tt.code})
+			status, _, body := apiPost(t, c.http, ts.URL+"/api/exercises/lookup-order/submit", string(b))
+			var r map[string]any
+			if status != 200 || json.Unmarshal([]byte(body), &r) != nil {
+				t.Fatalf("submit = %d %s", status, body)
+			}
+			if r["passed"] != tt.passed {
+				t.Errorf("passed = %v, want %v: %.600s", r["passed"], tt.passed, body)
+			}
+			if _, ok := r["mcp"]; !ok {
+				t.Errorf("the answer carries no transcript: %.300s", body)
+			}
+		})
+	}
+}
