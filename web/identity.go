@@ -69,15 +69,19 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request) (*http.Request
 		}
 		l.ID = id
 	}
-	// Refresh the cookie on every page so an active learner never expires.
-	value, err := s.ids.codec.Encode(learnerCookie, []byte(l.ID))
-	if err != nil {
-		return r, fmt.Errorf("web: sign learner cookie: %w", err)
+	// A new visitor gets the cookie; a learner's is renewed whenever they
+	// post (check, run, answer), so an active learner never expires and a
+	// page view costs no signature.
+	if !l.Known || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+		value, err := s.ids.codec.Encode(learnerCookie, []byte(l.ID))
+		if err != nil {
+			return r, fmt.Errorf("web: sign learner cookie: %w", err)
+		}
+		http.SetCookie(w, &http.Cookie{
+			Name: learnerCookie, Value: value, Path: "/", MaxAge: int(cookieLifetime / time.Second),
+			HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil,
+		})
 	}
-	http.SetCookie(w, &http.Cookie{
-		Name: learnerCookie, Value: value, Path: "/", MaxAge: int(cookieLifetime / time.Second),
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil,
-	})
 	if l.Known {
 		sum, err := s.summary(r.Context(), l.ID)
 		if err != nil {
