@@ -86,6 +86,10 @@ func TestBrowserWholeCourse(t *testing.T) {
 				wantXP += quiz.WidgetXP
 			}
 		}
+		wide, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > document.documentElement.clientWidth`))
+		if err != nil || wide {
+			t.Errorf("%s: with every result shown, the page is wider than the window (%v)", lesson.Slug, err)
+		}
 		b.screenshot(t, fmt.Sprintf("lesson-%d-%s", i+1, lesson.Slug))
 	}
 	b.do(t, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="lesson-list"]`)))
