@@ -261,7 +261,7 @@ func exercisePanel(v *ExerciseView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "</textarea><p class=\"hint-text\">Run checks the sample cases; Submit checks every case and keeps your code. With the editor, Ctrl+Enter (⌘+Enter) runs.</p><div class=\"buttons\"><button type=\"submit\" name=\"mode\" value=\"run\" class=\"secondary\" data-testid=\"run\">Run</button> <button type=\"submit\" name=\"mode\" value=\"submit\" data-testid=\"submit\">Submit</button></div></form><div class=\"exercise-results\" role=\"status\" aria-live=\"polite\" data-testid=\"results\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "</textarea><p class=\"hint-text\">Run checks the sample cases; Submit checks every case. Your last code is kept either way. In the editor, Ctrl+Enter (⌘+Enter) runs, Tab indents, and Escape then Tab leaves it.</p><div class=\"buttons\"><button type=\"submit\" name=\"mode\" value=\"run\" class=\"secondary\" data-testid=\"run\">Run</button> <button type=\"submit\" name=\"mode\" value=\"submit\" data-testid=\"submit\">Submit</button></div></form><div class=\"exercise-results\" role=\"status\" aria-live=\"polite\" data-testid=\"results\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
