@@ -235,7 +235,6 @@ func (s *Server) exerciseForm(w http.ResponseWriter, r *http.Request) error {
 		mode = modeRun
 	}
 	code := r.PostForm.Get("code")
-	l := learnerFrom(r.Context())
 	v := exerciseView(lesson, ex, code)
 	out, err := s.gradeExercise(r, ex, code, mode)
 	var e *Error
@@ -251,12 +250,10 @@ func (s *Server) exerciseForm(w http.ResponseWriter, r *http.Request) error {
 	default:
 		v.Result = out.result
 	}
-	sum, err := s.summary(r.Context(), l.ID)
+	r, badge, err := s.reloadLearner(r)
 	if err != nil {
 		return err
 	}
-	l.badge, l.opened, l.zone, l.sum = sum.badge, sum.opened, sum.zone, sum
-	r = r.WithContext(withLearner(r.Context(), l))
 	status := http.StatusOK
 	if e != nil {
 		status = e.Status
@@ -268,7 +265,7 @@ func (s *Server) exerciseForm(w http.ResponseWriter, r *http.Request) error {
 		}
 		w.Header().Set("Cache-Control", "no-store")
 		return writeJSON(w, status, exerciseResponse{
-			HTML: buf.String(), Passed: v.Result != nil && v.Result.Passed, Awarded: out.awarded, Problem: v.Problem, Learner: sum.badge,
+			HTML: buf.String(), Passed: v.Result != nil && v.Result.Passed, Awarded: out.awarded, Problem: v.Problem, Learner: badge,
 			MCP: out.mcp,
 		})
 	}

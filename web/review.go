@@ -151,13 +151,9 @@ func (s *Server) reviewAnswer(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.summaries.forget(l.ID)
-	sum, err := s.summary(r.Context(), l.ID)
-	if err != nil {
+	if r, _, err = s.reloadLearner(r); err != nil {
 		return err
 	}
-	l.badge = sum.badge
-	r = r.WithContext(withLearner(r.Context(), l))
 
 	answered := &ReviewItemView{Key: key, LessonTitle: lesson.Title, LessonSlug: lesson.Slug, Question: q.View(), Feedback: &fb, Form: form}
 	if !applied {

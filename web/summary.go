@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"net/http"
 	"sync"
 	"time"
 
@@ -99,4 +100,18 @@ func (s *Server) summary(ctx context.Context, id string) (learnerSummary, error)
 	}
 	s.summaries.put(id, e)
 	return e, nil
+}
+
+// reloadLearner forgets the learner's cached summary after a write, loads
+// it afresh and returns the request carrying the learner with it, so the
+// page drawn next shows the new XP, streak and reviews.
+func (s *Server) reloadLearner(r *http.Request) (*http.Request, LearnerBadge, error) {
+	l := learnerFrom(r.Context())
+	s.summaries.forget(l.ID)
+	sum, err := s.summary(r.Context(), l.ID)
+	if err != nil {
+		return r, LearnerBadge{}, err
+	}
+	l.badge, l.opened, l.zone, l.sum = sum.badge, sum.opened, sum.zone, sum
+	return r.WithContext(withLearner(r.Context(), l)), sum.badge, nil
 }

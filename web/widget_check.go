@@ -51,8 +51,7 @@ func (s *Server) widgetCheck(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.summaries.forget(l.ID)
-	sum, err := s.summary(r.Context(), l.ID)
+	r, badge, err := s.reloadLearner(r)
 	if err != nil {
 		return err
 	}
@@ -68,12 +67,10 @@ func (s *Server) widgetCheck(w http.ResponseWriter, r *http.Request) error {
 		}
 		w.Header().Set("Cache-Control", "no-store")
 		return writeJSON(w, http.StatusOK, checkResponse{
-			HTML: buf.String(), Passed: res.view.Passed, Outcome: res.view.Outcome, Awarded: awarded, Learner: sum.badge,
+			HTML: buf.String(), Passed: res.view.Passed, Outcome: res.view.Outcome, Awarded: awarded, Learner: badge,
 		})
 	}
 	// A plain post: redraw the whole lesson with this widget's feedback.
-	l.badge, l.opened, l.zone, l.sum = sum.badge, sum.opened, sum.zone, sum
-	r = r.WithContext(withLearner(r.Context(), l))
 	return s.renderLesson(w, r, lesson, lessonOverrides{widget: res.view})
 }
 
