@@ -126,6 +126,14 @@ func splitFrontMatter(src []byte) (header, body []byte, bodyLine int, err error)
 // parseLesson parses one lesson file. It returns the lesson (possibly
 // incomplete) and every problem found in it.
 func parseLesson(r *renderer, name string, src []byte) (*Lesson, []Problem) {
+	for _, c := range []string{"\uE000", "\uE001"} {
+		// The server marks the learner's parts of a page with these
+		// private-use characters (web/skeleton.go).
+		if i := bytes.Index(src, []byte(c)); i >= 0 {
+			return nil, []Problem{{File: name, Line: 1 + bytes.Count(src[:i], []byte("\n")),
+				Message: fmt.Sprintf("the private-use character U+%04X is reserved by the server: remove it", []rune(c)[0])}}
+		}
+	}
 	header, body, bodyLine, err := splitFrontMatter(src)
 	if err != nil {
 		return nil, []Problem{{File: name, Line: 1, Message: err.Error()}}

@@ -151,6 +151,7 @@ func TestLoadProblems(t *testing.T) {
 			"a.md": "---\n" + valid + "---\n" + exerciseBlock + "\n## Key takeaways\n- x\n",
 			"b.md": "---\n" + strings.NewReplacer("order: 1", "order: 2", "slug: s", "slug: t").Replace(valid) + "---\n" + exerciseBlock + "\n## Key takeaways\n- x\n",
 		}, []string{`exercise id "echo" is already used`}},
+		{"reserved character", map[string]string{"a.md": withFront(valid) + "odd \uE000 mark\n"}, []string{"a.md:14: the private-use character U+E000 is reserved"}},
 		{"missing takeaways", map[string]string{"a.md": "---\n" + valid + "---\nOnly text.\n"}, []string{"a.md:10: missing takeaways"}},
 		{"empty course", map[string]string{}, []string{"the course has no lessons"}},
 	}
