@@ -2,7 +2,8 @@
 // modules and the bundle that `npm run build` writes to dist/ — embedded in
 // the binary, and serves them under content-hashed URLs.
 //
-// A file "app.css" whose SHA-256 starts with 3f2a1b9c0d1e is served at
+// Text files are gzipped once at start and sent compressed to browsers that
+// accept it. A file "app.css" whose SHA-256 starts with 3f2a1b9c0d1e is served at
 // /static/app.3f2a1b9c0d1e.css with a one-year immutable cache lifetime, so a
 // new release changes the URL and browsers never hold a stale copy. Pages
 // ask Assets.URL for the current address of a file.
@@ -10,6 +11,7 @@ package static
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -18,6 +20,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -34,6 +37,7 @@ const hashLen = 12
 type asset struct {
 	name string // logical name, such as "app.css"
 	body []byte
+	gz   []byte // body gzipped once at start, when that saves space
 	mime string
 }
 
@@ -82,9 +86,32 @@ func (a *Assets) add(name string, body []byte) error {
 	if ctype == "" {
 		ctype = http.DetectContentType(body)
 	}
+	f := &asset{name: name, body: body, mime: ctype}
+	if compressible(ctype) {
+		var buf bytes.Buffer
+		zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		if err != nil {
+			return fmt.Errorf("static: gzip %s: %w", name, err)
+		}
+		if _, err := zw.Write(body); err != nil {
+			return fmt.Errorf("static: gzip %s: %w", name, err)
+		}
+		if err := zw.Close(); err != nil {
+			return fmt.Errorf("static: gzip %s: %w", name, err)
+		}
+		if buf.Len() < len(body) {
+			f.gz = buf.Bytes()
+		}
+	}
 	a.byName[name] = hashed
-	a.byURL[hashed] = &asset{name: name, body: body, mime: ctype}
+	a.byURL[hashed] = f
 	return nil
+}
+
+// compressible reports whether a type is text worth gzipping.
+func compressible(ctype string) bool {
+	return strings.HasPrefix(ctype, "text/") || strings.Contains(ctype, "javascript") ||
+		strings.Contains(ctype, "json") || strings.Contains(ctype, "svg")
 }
 
 // URL returns the hashed URL path of the named file, such as
@@ -116,5 +143,30 @@ func (a *Assets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", f.mime)
 	h.Set("Cache-Control", "public, max-age=31536000, immutable")
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(f.body))
+	body := f.body
+	if f.gz != nil {
+		h.Add("Vary", "Accept-Encoding")
+		if acceptsGzip(r) {
+			h.Set("Content-Encoding", "gzip")
+			body = f.gz
+		}
+	}
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body))
+}
+
+// acceptsGzip reports whether the request's Accept-Encoding allows gzip.
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if !strings.EqualFold(strings.TrimSpace(coding), "gzip") {
+			continue
+		}
+		q := strings.TrimSpace(params)
+		if v, ok := strings.CutPrefix(q, "q="); ok {
+			weight, err := strconv.ParseFloat(v, 64)
+			return err == nil && weight > 0
+		}
+		return true
+	}
+	return false
 }
