@@ -25,6 +25,9 @@ func HighlightCSS() ([]byte, error) {
 		return nil, fmt.Errorf("lessons: highlight css: %w", err)
 	}
 	b.WriteString("\n@media (prefers-color-scheme: dark) {\n")
+	// The dark style names fewer token kinds than the light one; without
+	// this reset the light colours of the rest would show on a dark page.
+	b.WriteString(".hl-chroma [class^=\"hl-\"], .hl-chroma [class*=\" hl-\"] { color: inherit; }\n")
 	if err := f.WriteCSS(&b, styles.Get(darkStyle)); err != nil {
 		return nil, fmt.Errorf("lessons: highlight css: %w", err)
 	}

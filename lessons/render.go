@@ -32,6 +32,7 @@ func newRenderer() *renderer {
 				highlighting.WithFormatOptions(
 					chromahtml.WithClasses(true),
 					chromahtml.ClassPrefix("hl-"),
+					chromahtml.WithPreWrapper(focusablePre{}),
 				),
 			),
 		),
@@ -213,3 +214,21 @@ func (headingAnchors) Transform(doc *ast.Document, reader text.Reader, _ parser.
 
 // Compile-time check that the transformer fits goldmark.
 var _ parser.ASTTransformer = headingAnchors{}
+
+// focusablePre wraps highlighted code in a <pre> that keyboard users can
+// focus, so a block wider than the page can be scrolled without a mouse.
+type focusablePre struct{}
+
+func (focusablePre) Start(code bool, styleAttr string) string {
+	if code {
+		return `<pre tabindex="0"` + styleAttr + `><code>`
+	}
+	return `<pre tabindex="0"` + styleAttr + `>`
+}
+
+func (focusablePre) End(code bool) string {
+	if code {
+		return "</code></pre>"
+	}
+	return "</pre>"
+}

@@ -138,9 +138,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // page returns the layout's view model for a page titled title.
 func (s *Server) page(r *http.Request, title, nav string) Page {
 	p := Page{
-		Title:      title,
-		Nav:        nav,
-		Stylesheet: []string{s.assets.URL("app.css"), s.assets.URL("highlight.css")},
+		Title: title,
+		Nav:   nav,
+		// The highlighter's stylesheet first, so the app's own rules (theme
+		// colours with enough contrast) win where both apply.
+		Stylesheet: []string{s.assets.URL("highlight.css"), s.assets.URL("app.css")},
 		Learner:    learnerFrom(r.Context()).badgeOrNew(),
 		Icon:       s.assets.URL("favicon.svg"),
 	}

@@ -87,7 +87,7 @@ func TestServePages(t *testing.T) {
 			"<h1 id=\"lesson-title\">Two ways a tool call fails</h1>",
 			`data-testid="objectives"`, `data-testid="takeaways"`,
 			"<table>", "<th>",
-			`<pre class="hl-chroma"><code>`, `<span class="hl-nt">&#34;jsonrpc&#34;</span>`,
+			`<pre tabindex="0" class="hl-chroma"><code>`, `<span class="hl-nt">&#34;jsonrpc&#34;</span>`,
 			`rel="next"`, `href="#main"`, `<main id="main"`,
 		}},
 		{"annotations lesson", "/lessons/tool-annotations", 200, []string{"readOnlyHint", "<table>", `rel="prev"`}},

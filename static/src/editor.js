@@ -8,8 +8,22 @@ import {
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
 import {
-  syntaxHighlighting, defaultHighlightStyle, indentUnit, bracketMatching, indentOnInput,
+  syntaxHighlighting, HighlightStyle, indentUnit, bracketMatching, indentOnInput,
 } from "@codemirror/language";
+import { tags } from "@lezer/highlight";
+
+// Token colours come from CSS variables that app.css sets for the light and
+// dark themes, chosen for enough contrast on the code background.
+const themeColours = HighlightStyle.define([
+  { tag: [tags.keyword, tags.controlKeyword, tags.definitionKeyword, tags.moduleKeyword], color: "var(--cm-keyword)" },
+  { tag: [tags.string, tags.special(tags.string)], color: "var(--cm-string)" },
+  { tag: tags.comment, color: "var(--cm-comment)", fontStyle: "italic" },
+  { tag: [tags.number, tags.bool, tags.null, tags.atom], color: "var(--cm-number)" },
+  { tag: [tags.function(tags.definition(tags.variableName)), tags.definition(tags.className)], color: "var(--cm-def)" },
+  { tag: [tags.className, tags.typeName, tags.self], color: "var(--cm-type)" },
+  { tag: [tags.operator, tags.punctuation, tags.bracket], color: "var(--cm-operator)" },
+  { tag: tags.invalid, color: "var(--cm-invalid)" },
+]);
 
 const nonceMeta = document.querySelector('meta[name="learn-style-nonce"]');
 const styleNonce = nonceMeta ? nonceMeta.content : "";
@@ -32,7 +46,10 @@ function attach(textarea) {
         bracketMatching(),
         indentUnit.of("    "),
         python(),
-        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        // Long lines wrap rather than scroll sideways, so nothing is hidden
+        // from keyboard users or on narrow screens.
+        EditorView.lineWrapping,
+        syntaxHighlighting(themeColours),
         keymap.of([
           {
             key: "Mod-Enter",
