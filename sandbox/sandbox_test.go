@@ -190,6 +190,12 @@ func TestLimits(t *testing.T) {
 		timeout := s.Config().Timeout
 		for _, tt := range tests {
 			t.Run(variant+"/"+tt.name, func(t *testing.T) {
+				// The previous case's runaway Run cost a worker, which is
+				// being replaced; wait for a ready one so the clock below
+				// measures the stop, not the replacement on a busy machine.
+				if _, err := s.Grade(context.Background(), "print('x')\n", []Case{{Name: "ready", Expected: "x\n"}}, CompareTrimmedLines); err != nil {
+					t.Fatal(err)
+				}
 				start := time.Now()
 				rep, err := s.Grade(context.Background(), tt.code, []Case{{Name: "a", Expected: "x\n"}, {Name: "b", Expected: "x\n"}}, CompareTrimmedLines)
 				elapsed := time.Since(start)
