@@ -379,26 +379,40 @@ def delete_page(page_id: str) -> str:
 	}
 }
 
-// TestMCPWarmLatency measures one warm MCP grading (the pool's
-// interpreters have the teaching module loaded).
-func TestMCPWarmLatency(t *testing.T) {
+// TestMCPWarmPool checks that MCP gradings are served by interpreters
+// that already have the teaching module loaded. Its speed is measured by
+// BenchmarkMCPGrading, not asserted here.
+func TestMCPWarmPool(t *testing.T) {
 	sb := sharedSandbox(t, "workers")
-	var best time.Duration
-	for i := range 5 {
+	warm := 0
+	for range 5 {
 		time.Sleep(700 * time.Millisecond) // let the pool refill
-		t0 := time.Now()
 		rep, err := sb.GradeMCP(context.Background(), lookupOrderSolution, lookupOrderCalls, MCPOptions{})
-		d := time.Since(t0)
 		if err != nil || !rep.Passed {
 			t.Fatalf("%v %+v", err, rep.Cases)
 		}
-		if i == 0 || d < best {
-			best = d
+		if !rep.Cold {
+			warm++
 		}
-		t.Logf("warm MCP grading %d: %v (cold %v)", i, d, rep.Cold)
 	}
-	if best > 500*time.Millisecond {
-		t.Errorf("best warm MCP grading took %v", best)
+	if warm == 0 {
+		t.Error("no MCP grading of 5, each after a pause to refill the pool, found a warm interpreter")
+	}
+}
+
+// BenchmarkMCPGrading measures one MCP grading of lookup-order's reference
+// solution with a pause between gradings, so each finds the pool full.
+func BenchmarkMCPGrading(b *testing.B) {
+	sb := sharedSandbox(b, "workers")
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		time.Sleep(300 * time.Millisecond)
+		b.StartTimer()
+		rep, err := sb.GradeMCP(context.Background(), lookupOrderSolution, lookupOrderCalls, MCPOptions{})
+		if err != nil || !rep.Passed {
+			b.Fatalf("%v %+v", err, rep.Cases)
+		}
 	}
 }
 
