@@ -74,17 +74,6 @@ func ensureLearner(ctx context.Context, tx *sql.Tx, id string, now time.Time) er
 	return nil
 }
 
-// AttemptCount returns how many attempts the learner has made at a widget.
-func (s *Store) AttemptCount(ctx context.Context, learnerID, lessonSlug, widgetID string) (int, error) {
-	var n int
-	if err := s.db.QueryRowContext(ctx,
-		"SELECT count(*) FROM attempts WHERE learner_id = ? AND lesson_slug = ? AND widget_id = ?",
-		learnerID, lessonSlug, widgetID).Scan(&n); err != nil {
-		return 0, fmt.Errorf("store: attempt count: %w", err)
-	}
-	return n, nil
-}
-
 // ActivityTimes returns when the learner made each attempt, oldest first:
 // the input of streaks and the activity calendar.
 func (s *Store) ActivityTimes(ctx context.Context, learnerID string) ([]time.Time, error) {

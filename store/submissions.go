@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -62,21 +61,6 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// LatestCode returns the learner's last code for the exercise, or an error
-// wrapping ErrNotFound.
-func (s *Store) LatestCode(ctx context.Context, learnerID, exerciseID string) (string, error) {
-	var code string
-	err := s.db.QueryRowContext(ctx, "SELECT code FROM exercise_code WHERE learner_id = ? AND exercise_id = ?",
-		learnerID, exerciseID).Scan(&code)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", fmt.Errorf("store: latest code for %q: %w", exerciseID, ErrNotFound)
-	}
-	if err != nil {
-		return "", fmt.Errorf("store: latest code for %q: %w", exerciseID, err)
-	}
-	return code, nil
 }
 
 // LatestCodes returns the learner's last code for every exercise they ran,

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"testing"
 	"time"
 )
@@ -10,8 +9,8 @@ import (
 func TestSubmissions(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTemp(t)
-	if _, err := s.LatestCode(ctx, "l1", "ex"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("LatestCode before any submission: %v, want ErrNotFound", err)
+	if codes, err := s.LatestCodes(ctx, "l1"); err != nil || len(codes) != 0 {
+		t.Fatalf("LatestCodes before any submission = %v (%v), want none", codes, err)
 	}
 	award := &Award{Key: "exercise:ex", Amount: 20, Reason: "Solved"}
 	steps := []struct {
@@ -31,9 +30,9 @@ func TestSubmissions(t *testing.T) {
 			if err != nil || granted != st.wantGranted {
 				t.Fatalf("RecordSubmission = %v (%v), want %v", granted, err, st.wantGranted)
 			}
-			code, err := s.LatestCode(ctx, "l1", "ex")
-			if err != nil || code != st.sub.Code {
-				t.Errorf("LatestCode = %q (%v), want %q", code, err, st.sub.Code)
+			codes, err := s.LatestCodes(ctx, "l1")
+			if err != nil || codes["ex"] != st.sub.Code {
+				t.Errorf("LatestCodes = %v (%v), want ex: %q", codes, err, st.sub.Code)
 			}
 		})
 	}
