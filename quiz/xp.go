@@ -3,6 +3,7 @@ package quiz
 import (
 	"fmt"
 	"strconv"
+	"time"
 )
 
 // XP amounts. Every award goes through the store's ledger, whose unique key
@@ -60,16 +61,17 @@ func WidgetAward(lessonSlug, widgetID string, allCorrect bool) (a Award, ok bool
 }
 
 // ReviewAward returns the award for a review answer: ReviewXP under the key
-// "review:<itemKey>:<reps>", where before is the card as it was before this
-// answer was scheduled, or ok false when the answer was wrong. A doubled post
-// sees the same card and so the same key; the next review sees one more rep
-// and earns again.
-func ReviewAward(itemKey string, before Card, correct bool) (a Award, ok bool) {
-	if !correct {
+// "review:<itemKey>:<due>", where before is the card as it was before this
+// answer was scheduled and due its due time in Unix nanoseconds. ok is
+// false when the answer was wrong or the card was not due at now: an item
+// earns at most once per due date, however often it is answered, and a
+// card answered ahead of time earns nothing.
+func ReviewAward(itemKey string, before Card, correct bool, now time.Time) (a Award, ok bool) {
+	if !correct || before.Due.After(now) {
 		return Award{}, false
 	}
 	return Award{
-		Key:    "review:" + itemKey + ":" + strconv.Itoa(before.Reps),
+		Key:    "review:" + itemKey + ":" + strconv.FormatInt(before.Due.UnixNano(), 10),
 		Amount: ReviewXP,
 		Reason: "Answered a review item correctly",
 	}, true
@@ -97,4 +99,15 @@ func Level(totalXP int) (level, xpIntoLevel, xpForNext int) {
 		need = level * LevelStepXP
 	}
 	return level, totalXP, need
+}
+
+// ExerciseAward returns the award for solving an exercise: its XP under the
+// key "exercise:<exerciseID>", or ok false when the submission did not
+// solve it (a run of the sample cases never does) or the exercise is worth
+// no XP. Only the first solving submission earns anything.
+func ExerciseAward(exerciseID, title string, xp int, solved bool) (a Award, ok bool) {
+	if !solved || xp <= 0 {
+		return Award{}, false
+	}
+	return Award{Key: "exercise:" + exerciseID, Amount: xp, Reason: "Solved " + title}, true
 }

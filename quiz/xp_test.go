@@ -1,6 +1,7 @@
 package quiz
 
 import (
+	"strconv"
 	"testing"
 	"time"
 
@@ -58,19 +59,25 @@ func TestReviewAward(t *testing.T) {
 	now := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
 	key := ReviewItemKey("tool-errors", "quiz", "is-error")
 	c := MissedCard(now)
-	a1, ok := ReviewAward(key, c, true)
-	if !ok || a1.Amount != ReviewXP || a1.Key != "review:tool-errors/quiz/is-error:1" {
-		t.Fatalf("first review award %+v %v", a1, ok)
+	c.Due = now
+	a1, ok := ReviewAward(key, c, true, now)
+	want := "review:tool-errors/quiz/is-error:" + strconv.FormatInt(now.UnixNano(), 10)
+	if !ok || a1.Amount != ReviewXP || a1.Key != want {
+		t.Fatalf("first review award %+v %v, want key %q", a1, ok, want)
 	}
-	dup, _ := ReviewAward(key, c, true)
+	dup, _ := ReviewAward(key, c, true, now.Add(time.Minute))
 	if dup != a1 {
 		t.Errorf("a doubled post of the same review got another award: %+v", dup)
 	}
-	next, _ := ReviewAward(key, Schedule(c, Good, now.Add(time.Hour)), true)
-	if next.Key == a1.Key {
-		t.Errorf("the next review reuses key %q", next.Key)
+	next := Schedule(c, Good, now)
+	if _, ok := ReviewAward(key, next, true, now); ok {
+		t.Errorf("a card answered before it is due (due %v) earned XP", next.Due)
 	}
-	if _, ok := ReviewAward(key, c, false); ok {
+	later, ok := ReviewAward(key, next, true, next.Due)
+	if !ok || later.Key == a1.Key {
+		t.Errorf("the next due review got %+v %v; want a new key", later, ok)
+	}
+	if _, ok := ReviewAward(key, c, false, now); ok {
 		t.Error("a wrong review answer earned XP")
 	}
 }

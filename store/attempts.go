@@ -5,36 +5,13 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
+
+	"learn/progress"
 )
-
-// Attempt is one graded try at a widget, a quiz or a review item.
-type Attempt struct {
-	LearnerID  string
-	LessonSlug string
-	WidgetID   string
-	Kind       string // classify, annotate, quiz or review
-	Score      int
-	Total      int
-	Passed     bool
-	Answers    string // the learner's answers as JSON, kept for teachers and audits
-	At         time.Time
-}
-
-// AttemptEffects is what an attempt earns, written in the same transaction
-// as the attempt so both happen or neither does.
-type AttemptEffects struct {
-	// Award, if non-nil, is granted unless the learner already holds its key.
-	Award *Award
-	// CompleteLesson marks the attempt's lesson completed.
-	CompleteLesson bool
-	// Missed items enter the review queue; an item already queued keeps its
-	// schedule but becomes due no later than the new card.
-	Missed []ReviewCard
-}
 
 // RecordAttempt saves the attempt and its effects in one transaction, and
 // reports whether its award was granted by this call.
-func (s *Store) RecordAttempt(ctx context.Context, a Attempt, fx AttemptEffects) (granted bool, err error) {
+func (s *Store) RecordAttempt(ctx context.Context, a progress.Attempt, fx progress.AttemptEffects) (granted bool, err error) {
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		if err := ensureLearner(ctx, tx, a.LearnerID, a.At); err != nil {
 			return err
@@ -52,7 +29,7 @@ func (s *Store) RecordAttempt(ctx context.Context, a Attempt, fx AttemptEffects)
 			}
 		}
 		if fx.CompleteLesson {
-			if err := markLessonCompleted(ctx, tx, a.LearnerID, a.LessonSlug, a.At); err != nil {
+			if err := completeLesson(ctx, tx, a.LearnerID, a.LessonSlug, a.At); err != nil {
 				return err
 			}
 		}
@@ -101,30 +78,37 @@ func (s *Store) ActivityTimes(ctx context.Context, learnerID string) ([]time.Tim
 	return out, nil
 }
 
-// QuizScore is a learner's best attempt at a lesson quiz.
-type QuizScore struct {
-	LessonSlug string
-	Best       int
-	Total      int
-	Attempts   int
-	Passed     bool
-}
-
-// QuizScores returns the learner's best quiz score per lesson.
-func (s *Store) QuizScores(ctx context.Context, learnerID string) (map[string]QuizScore, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT lesson_slug, max(score), max(total), count(*), max(passed)
-		FROM attempts WHERE learner_id = ? AND kind = 'quiz' GROUP BY lesson_slug`, learnerID)
+// QuizScores returns the learner's quiz attempts per lesson: first and
+// best score, count, whether any passed, and when the last was made.
+func (s *Store) QuizScores(ctx context.Context, learnerID string) (map[string]progress.QuizScore, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT lesson_slug, score, total, passed, created_at
+		FROM attempts WHERE learner_id = ? AND kind = 'quiz' ORDER BY created_at, id`, learnerID)
 	if err != nil {
 		return nil, fmt.Errorf("store: quiz scores: %w", err)
 	}
 	defer rows.Close()
-	out := map[string]QuizScore{}
+	out := map[string]progress.QuizScore{}
 	for rows.Next() {
-		var q QuizScore
-		if err := rows.Scan(&q.LessonSlug, &q.Best, &q.Total, &q.Attempts, &q.Passed); err != nil {
+		var slug, at string
+		var score, total int
+		var passed bool
+		if err := rows.Scan(&slug, &score, &total, &passed, &at); err != nil {
 			return nil, fmt.Errorf("store: quiz scores: %w", err)
 		}
-		out[q.LessonSlug] = q
+		t, err := parseTime(at)
+		if err != nil {
+			return nil, fmt.Errorf("store: quiz scores: %w", err)
+		}
+		q, seen := out[slug]
+		if !seen {
+			q = progress.QuizScore{LessonSlug: slug, First: score}
+		}
+		q.Best = max(q.Best, score)
+		q.Total = max(q.Total, total)
+		q.Attempts++
+		q.Passed = q.Passed || passed
+		q.LastAt = t
+		out[slug] = q
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: quiz scores: %w", err)
@@ -136,7 +120,7 @@ func (s *Store) QuizScores(ctx context.Context, learnerID string) (map[string]Qu
 // keyed "lessonSlug/widgetID".
 func (s *Store) AttemptCounts(ctx context.Context, learnerID string) (map[string]int, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT lesson_slug, widget_id, count(*) FROM attempts
-		WHERE learner_id = ? AND kind <> 'review' GROUP BY lesson_slug, widget_id`, learnerID)
+		WHERE learner_id = ? AND kind NOT IN ('review', 'exercise') GROUP BY lesson_slug, widget_id`, learnerID)
 	if err != nil {
 		return nil, fmt.Errorf("store: attempt counts: %w", err)
 	}

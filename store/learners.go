@@ -6,45 +6,39 @@ import (
 	"errors"
 	"fmt"
 	"time"
-)
 
-// Learner is one anonymous user of the course, known by the id in their cookie.
-type Learner struct {
-	ID        string
-	CreatedAt time.Time
-	// TimeZone is an IANA name reported by the learner's browser; "UTC" until then.
-	TimeZone string
-}
+	"learn/progress"
+)
 
 // EnsureLearner creates the learner with this id if it does not exist yet and
 // returns it. It is safe to call on every request that needs a learner row.
-func (s *Store) EnsureLearner(ctx context.Context, id string, now time.Time) (Learner, error) {
+func (s *Store) EnsureLearner(ctx context.Context, id string, now time.Time) (progress.Learner, error) {
 	if id == "" {
-		return Learner{}, errors.New("store: ensure learner: empty id")
+		return progress.Learner{}, errors.New("store: ensure learner: empty id")
 	}
 	if _, err := s.db.ExecContext(ctx,
 		"INSERT INTO learners (id, created_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING",
 		id, formatTime(now)); err != nil {
-		return Learner{}, fmt.Errorf("store: ensure learner: %w", err)
+		return progress.Learner{}, fmt.Errorf("store: ensure learner: %w", err)
 	}
 	return s.FindLearner(ctx, id)
 }
 
 // FindLearner returns the learner with this id, or an error wrapping
 // ErrNotFound.
-func (s *Store) FindLearner(ctx context.Context, id string) (Learner, error) {
-	var l Learner
+func (s *Store) FindLearner(ctx context.Context, id string) (progress.Learner, error) {
+	var l progress.Learner
 	var created string
 	err := s.db.QueryRowContext(ctx, "SELECT id, created_at, time_zone FROM learners WHERE id = ?", id).
 		Scan(&l.ID, &created, &l.TimeZone)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Learner{}, fmt.Errorf("store: find learner %q: %w", id, ErrNotFound)
+		return progress.Learner{}, fmt.Errorf("store: find learner %q: %w", id, ErrNotFound)
 	}
 	if err != nil {
-		return Learner{}, fmt.Errorf("store: find learner %q: %w", id, err)
+		return progress.Learner{}, fmt.Errorf("store: find learner %q: %w", id, err)
 	}
 	if l.CreatedAt, err = parseTime(created); err != nil {
-		return Learner{}, fmt.Errorf("store: find learner %q: %w", id, err)
+		return progress.Learner{}, fmt.Errorf("store: find learner %q: %w", id, err)
 	}
 	return l, nil
 }

@@ -5,17 +5,9 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
+
+	"learn/progress"
 )
-
-// LessonProgress is what one learner has done with one lesson.
-type LessonProgress struct {
-	LessonSlug  string
-	OpenedAt    time.Time
-	CompletedAt time.Time // zero while the lesson is not completed
-}
-
-// Completed reports whether the lesson has been completed.
-func (p LessonProgress) Completed() bool { return !p.CompletedAt.IsZero() }
 
 // MarkLessonOpened records that the learner opened the lesson. Only the first
 // opening is kept.
@@ -28,15 +20,9 @@ func (s *Store) MarkLessonOpened(ctx context.Context, learnerID, slug string, no
 	return nil
 }
 
-// MarkLessonCompleted records that the learner completed the lesson, opening
-// it too if needed. Only the first completion is kept.
-func (s *Store) MarkLessonCompleted(ctx context.Context, learnerID, slug string, now time.Time) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
-		return markLessonCompleted(ctx, tx, learnerID, slug, now)
-	})
-}
-
-func markLessonCompleted(ctx context.Context, tx *sql.Tx, learnerID, slug string, now time.Time) error {
+// completeLesson marks the lesson completed inside tx, opening it too if
+// needed; only the first completion is kept.
+func completeLesson(ctx context.Context, tx *sql.Tx, learnerID, slug string, now time.Time) error {
 	t := formatTime(now)
 	if _, err := tx.ExecContext(ctx, `INSERT INTO lesson_progress (learner_id, lesson_slug, opened_at, completed_at)
 		VALUES (?, ?, ?, ?) ON CONFLICT (learner_id, lesson_slug)
@@ -49,16 +35,16 @@ func markLessonCompleted(ctx context.Context, tx *sql.Tx, learnerID, slug string
 
 // ProgressByLesson returns the learner's progress keyed by lesson slug.
 // Lessons never opened are absent.
-func (s *Store) ProgressByLesson(ctx context.Context, learnerID string) (map[string]LessonProgress, error) {
+func (s *Store) ProgressByLesson(ctx context.Context, learnerID string) (map[string]progress.LessonProgress, error) {
 	rows, err := s.db.QueryContext(ctx,
 		"SELECT lesson_slug, opened_at, completed_at FROM lesson_progress WHERE learner_id = ?", learnerID)
 	if err != nil {
 		return nil, fmt.Errorf("store: progress: %w", err)
 	}
 	defer rows.Close()
-	out := map[string]LessonProgress{}
+	out := map[string]progress.LessonProgress{}
 	for rows.Next() {
-		var p LessonProgress
+		var p progress.LessonProgress
 		var opened string
 		var completed sql.NullString
 		if err := rows.Scan(&p.LessonSlug, &opened, &completed); err != nil {

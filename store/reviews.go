@@ -7,24 +7,17 @@ import (
 	"fmt"
 	"time"
 
+	"learn/progress"
 	"learn/quiz"
 )
 
-// ReviewCard is one item in a learner's review queue and its schedule.
-type ReviewCard struct {
-	Key        string // quiz.ReviewItemKey(lesson, widget, item)
-	LessonSlug string
-	WidgetID   string
-	ItemID     string
-	Card       quiz.Card
-}
-
 const reviewColumns = "item_key, lesson_slug, widget_id, item_id, state, step, stability, difficulty, due, last_review, reps, lapses"
 
-func queueReview(ctx context.Context, tx *sql.Tx, learnerID string, c ReviewCard, now time.Time) error {
+func queueReview(ctx context.Context, tx *sql.Tx, learnerID string, c progress.ReviewCard, now time.Time) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO review_cards (learner_id, `+reviewColumns+`, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (learner_id, item_key) DO UPDATE SET due = min(due, excluded.due)`,
+		ON CONFLICT (learner_id, item_key) DO UPDATE SET due = CASE
+			WHEN excluded.due < review_cards.due THEN excluded.due ELSE review_cards.due END`,
 		learnerID, c.Key, c.LessonSlug, c.WidgetID, c.ItemID, int(c.Card.State), c.Card.Step, c.Card.Stability,
 		c.Card.Difficulty, formatTime(c.Card.Due), nullTime(c.Card.LastReview), c.Card.Reps, c.Card.Lapses, formatTime(now))
 	if err != nil {
@@ -42,8 +35,8 @@ func nullTime(t time.Time) sql.NullString {
 
 type scanner interface{ Scan(dest ...any) error }
 
-func scanReview(sc scanner) (ReviewCard, error) {
-	var c ReviewCard
+func scanReview(sc scanner) (progress.ReviewCard, error) {
+	var c progress.ReviewCard
 	var state int
 	var due string
 	var last sql.NullString
@@ -66,7 +59,7 @@ func scanReview(sc scanner) (ReviewCard, error) {
 
 // DueReviews returns up to limit of the learner's cards due at now, the
 // longest overdue first.
-func (s *Store) DueReviews(ctx context.Context, learnerID string, now time.Time, limit int) ([]ReviewCard, error) {
+func (s *Store) DueReviews(ctx context.Context, learnerID string, now time.Time, limit int) ([]progress.ReviewCard, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT "+reviewColumns+
 		" FROM review_cards WHERE learner_id = ? AND due <= ? ORDER BY due, item_key LIMIT ?",
 		learnerID, formatTime(now), limit)
@@ -74,7 +67,7 @@ func (s *Store) DueReviews(ctx context.Context, learnerID string, now time.Time,
 		return nil, fmt.Errorf("store: due reviews: %w", err)
 	}
 	defer rows.Close()
-	var out []ReviewCard
+	var out []progress.ReviewCard
 	for rows.Next() {
 		c, err := scanReview(rows)
 		if err != nil {
@@ -92,7 +85,7 @@ func (s *Store) DueReviews(ctx context.Context, learnerID string, now time.Time,
 // how many are in the queue.
 func (s *Store) ReviewCounts(ctx context.Context, learnerID string, now time.Time) (due, total int, err error) {
 	err = s.db.QueryRowContext(ctx,
-		"SELECT coalesce(sum(due <= ?), 0), count(*) FROM review_cards WHERE learner_id = ?",
+		"SELECT coalesce(sum(CASE WHEN due <= ? THEN 1 ELSE 0 END), 0), count(*) FROM review_cards WHERE learner_id = ?",
 		formatTime(now), learnerID).Scan(&due, &total)
 	if err != nil {
 		return 0, 0, fmt.Errorf("store: review counts: %w", err)
@@ -102,7 +95,7 @@ func (s *Store) ReviewCounts(ctx context.Context, learnerID string, now time.Tim
 
 // FindReview returns one card of the learner's queue, or an error wrapping
 // ErrNotFound.
-func (s *Store) FindReview(ctx context.Context, learnerID, key string) (ReviewCard, error) {
+func (s *Store) FindReview(ctx context.Context, learnerID, key string) (progress.ReviewCard, error) {
 	c, err := scanReview(s.db.QueryRowContext(ctx, "SELECT "+reviewColumns+
 		" FROM review_cards WHERE learner_id = ? AND item_key = ?", learnerID, key))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -114,20 +107,10 @@ func (s *Store) FindReview(ctx context.Context, learnerID, key string) (ReviewCa
 	return c, nil
 }
 
-// ReviewAnswer is a graded answer to a review card.
-type ReviewAnswer struct {
-	Attempt Attempt
-	// Before is the card the answer was graded against; After its new
-	// schedule. The update applies only while the stored card still equals
-	// Before, so a doubled post or a second tab changes nothing.
-	Before, After ReviewCard
-	Award         *Award
-}
-
 // AnswerReview reschedules the card and records the attempt and award in
 // one transaction. applied is false when the card had already moved on (the
 // same answer posted twice); then nothing is written.
-func (s *Store) AnswerReview(ctx context.Context, a ReviewAnswer) (applied, granted bool, err error) {
+func (s *Store) AnswerReview(ctx context.Context, a progress.ReviewAnswer) (applied, granted bool, err error) {
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		b, n := a.Before.Card, a.After.Card
 		res, err := tx.ExecContext(ctx, `UPDATE review_cards SET state = ?, step = ?, stability = ?, difficulty = ?,

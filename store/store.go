@@ -7,8 +7,8 @@
 // migrations/ and applied once each, in order, inside a transaction, when the
 // store opens; applied versions are recorded in schema_migrations.
 //
-// Times are stored as RFC 3339 text in UTC with nanoseconds, which sorts
-// correctly as text.
+// Times are stored as RFC 3339 text in UTC with nine fraction digits, which
+// sorts correctly as text.
 package store
 
 import (
@@ -25,16 +25,25 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"learn/progress"
 )
 
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
 
-// ErrNotFound is returned (wrapped) when a looked-up row does not exist.
-var ErrNotFound = errors.New("store: not found")
+// ErrNotFound is returned (wrapped) when a looked-up row does not exist; it
+// is progress.ErrNotFound, so callers of the interface can match it.
+var ErrNotFound = progress.ErrNotFound
 
-// timeLayout is how instants are written to the database.
-const timeLayout = time.RFC3339Nano
+// The store is one backend of the application core.
+var _ progress.Store = (*Store)(nil)
+
+// timeLayout is how instants are written to the database: UTC with nine
+// fraction digits always, so that text order is time order (RFC 3339's
+// trimmed fractions are not: "05Z" sorts after "05.1Z"). Reading accepts
+// any RFC 3339 form.
+const timeLayout = "2006-01-02T15:04:05.000000000Z07:00"
 
 // Store is an open database. It is safe for concurrent use.
 type Store struct {
@@ -188,7 +197,7 @@ func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
 
 func parseTime(s string) (time.Time, error) {
-	t, err := time.Parse(timeLayout, s)
+	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("parse stored time %q: %w", s, err)
 	}

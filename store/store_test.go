@@ -2,11 +2,12 @@ package store
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
+
+	"learn/progress"
+	"learn/progress/storetest"
 )
 
 func openTemp(t *testing.T) (*Store, string) {
@@ -20,7 +21,13 @@ func openTemp(t *testing.T) (*Store, string) {
 	return s, path
 }
 
-var t0 = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+// TestConformance runs the progress.Store suite against SQLite files.
+func TestConformance(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) progress.Store {
+		s, _ := openTemp(t)
+		return s
+	})
+}
 
 func TestOpenAppliesMigrationsOnce(t *testing.T) {
 	ctx := context.Background()
@@ -54,117 +61,55 @@ func TestOpenAppliesMigrationsOnce(t *testing.T) {
 	}
 }
 
-func TestFindLearnerNotFound(t *testing.T) {
-	s, _ := openTemp(t)
-	_, err := s.FindLearner(context.Background(), "nobody")
-	if !errors.Is(err, ErrNotFound) {
-		t.Fatalf("err = %v, want ErrNotFound", err)
-	}
-}
-
-func TestProgress(t *testing.T) {
+// TestTrimmedTimesRewritten checks migration 0004 on rows written in the
+// old trimmed form: afterwards they compare as times.
+func TestTrimmedTimesRewritten(t *testing.T) {
 	ctx := context.Background()
-	s, _ := openTemp(t)
-	if _, err := s.EnsureLearner(ctx, "l1", t0); err != nil {
+	s, path := openTemp(t)
+	if _, err := s.db.ExecContext(ctx, "DELETE FROM schema_migrations WHERE version = 4"); err != nil {
 		t.Fatal(err)
 	}
-	steps := []struct {
-		name     string
-		do       func() error
-		slug     string
-		opened   time.Time
-		complete bool
-	}{
-		{"first open", func() error { return s.MarkLessonOpened(ctx, "l1", "a", t0) }, "a", t0, false},
-		{"second open keeps first time", func() error { return s.MarkLessonOpened(ctx, "l1", "a", t0.Add(time.Hour)) }, "a", t0, false},
-		{"complete", func() error { return s.MarkLessonCompleted(ctx, "l1", "a", t0.Add(2*time.Hour)) }, "a", t0, true},
-		{"complete without open", func() error { return s.MarkLessonCompleted(ctx, "l1", "b", t0) }, "b", t0, true},
-	}
-	for _, st := range steps {
-		t.Run(st.name, func(t *testing.T) {
-			if err := st.do(); err != nil {
-				t.Fatal(err)
-			}
-			got, err := s.ProgressByLesson(ctx, "l1")
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, ok := got[st.slug]
-			if !ok {
-				t.Fatalf("no progress for %q", st.slug)
-			}
-			if !p.OpenedAt.Equal(st.opened) || p.Completed() != st.complete {
-				t.Errorf("progress = %+v, want opened %v completed %v", p, st.opened, st.complete)
-			}
-		})
-	}
-}
-
-func TestProgressNeedsLearner(t *testing.T) {
-	s, _ := openTemp(t)
-	if err := s.MarkLessonOpened(context.Background(), "ghost", "a", t0); err == nil {
-		t.Fatal("opening a lesson for a learner who does not exist succeeded; the foreign key should refuse it")
-	}
-}
-
-func TestAwardXPOncePerKey(t *testing.T) {
-	ctx := context.Background()
-	s, _ := openTemp(t)
-	if _, err := s.EnsureLearner(ctx, "l1", t0); err != nil {
+	if _, err := s.db.ExecContext(ctx, "INSERT INTO learners (id, created_at) VALUES ('l1', '2026-11-29T10:00:00Z')"); err != nil {
 		t.Fatal(err)
 	}
-	a := Award{Key: "quiz:a", Amount: 50, Reason: "Passed the quiz"}
-	const posts = 50
-	var wg sync.WaitGroup
-	granted := make(chan bool, posts)
-	errs := make(chan error, posts)
-	for range posts {
-		wg.Go(func() {
-			ok, err := s.AwardXP(ctx, "l1", a, t0)
-			if err != nil {
-				errs <- err
-			}
-			granted <- ok
-		})
-	}
-	wg.Wait()
-	close(granted)
-	close(errs)
-	for err := range errs {
-		t.Fatalf("AwardXP: %v", err)
-	}
-	n := 0
-	for ok := range granted {
-		if ok {
-			n++
+	for key, due := range map[string]string{"whole": "2026-11-29T10:00:00Z", "fraction": "2026-11-29T10:00:00.1Z", "nanos": "2026-11-29T10:00:00.123456789Z"} {
+		if _, err := s.db.ExecContext(ctx, `INSERT INTO review_cards (learner_id, item_key, lesson_slug, widget_id, item_id,
+			state, step, stability, difficulty, due, last_review, reps, lapses, created_at)
+			VALUES ('l1', ?, 'a', 'w', ?, 0, 0, 0, 0, ?, NULL, 0, 0, ?)`, key, key, due, due); err != nil {
+			t.Fatal(err)
 		}
 	}
-	if n != 1 {
-		t.Errorf("%d of %d identical awards were granted, want exactly 1", n, posts)
-	}
-	if _, err := s.AwardXP(ctx, "l1", Award{Key: "widget:x", Amount: 5, Reason: "Sorted them all"}, t0.Add(time.Minute)); err != nil {
+	s.Close()
+	s2, err := Open(ctx, path)
+	if err != nil {
 		t.Fatal(err)
 	}
-	total, err := s.TotalXP(ctx, "l1")
-	if err != nil || total != 55 {
-		t.Errorf("TotalXP = %d (%v), want 55", total, err)
-	}
-	hist, err := s.XPHistory(ctx, "l1")
-	if err != nil || len(hist) != 2 || hist[0].Key != "quiz:a" {
-		t.Errorf("XPHistory = %+v (%v), want quiz:a then widget:x", hist, err)
-	}
-}
-
-func TestAwardXPRejectsBadAward(t *testing.T) {
-	ctx := context.Background()
-	s, _ := openTemp(t)
-	if _, err := s.EnsureLearner(ctx, "l1", t0); err != nil {
+	defer s2.Close()
+	rows, err := s2.db.QueryContext(ctx, "SELECT item_key, due FROM review_cards ORDER BY due")
+	if err != nil {
 		t.Fatal(err)
 	}
-	for _, a := range []Award{{Key: "", Amount: 5}, {Key: "k", Amount: 0}, {Key: "k", Amount: -3}} {
-		if _, err := s.AwardXP(ctx, "l1", a, t0); err == nil {
-			t.Errorf("AwardXP(%+v) succeeded, want an error", a)
+	defer rows.Close()
+	want := []string{"whole=2026-11-29T10:00:00.000000000Z", "fraction=2026-11-29T10:00:00.100000000Z", "nanos=2026-11-29T10:00:00.123456789Z"}
+	var got []string
+	for rows.Next() {
+		var k, d string
+		if err := rows.Scan(&k, &d); err != nil {
+			t.Fatal(err)
 		}
+		got = append(got, k+"="+d)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("rows = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("row %d = %s, want %s", i, got[i], want[i])
+		}
+	}
+	l, err := s2.FindLearner(ctx, "l1")
+	if err != nil || !l.CreatedAt.Equal(time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)) {
+		t.Errorf("FindLearner after the rewrite = %+v (%v)", l, err)
 	}
 }
 

@@ -4,25 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"time"
-)
 
-// Submission is one run or submission of learner code with its graded
-// report (JSON).
-type Submission struct {
-	LearnerID  string
-	ExerciseID string
-	Mode       string // "run" (sample cases) or "submit" (all cases)
-	Code       string
-	Passed     bool
-	Report     string
-	At         time.Time
-}
+	"learn/progress"
+)
 
 // RecordSubmission saves the submission, keeps its code as the learner's
 // latest for the exercise, and grants award (if non-nil) once — all in one
 // transaction. It reports whether the award was granted by this call.
-func (s *Store) RecordSubmission(ctx context.Context, sub Submission, award *Award) (granted bool, err error) {
+func (s *Store) RecordSubmission(ctx context.Context, sub progress.Submission, award *progress.Award) (granted bool, err error) {
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		if err := ensureLearner(ctx, tx, sub.LearnerID, sub.At); err != nil {
 			return err
@@ -81,6 +70,41 @@ func (s *Store) LatestCodes(ctx context.Context, learnerID string) (map[string]s
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: latest codes: %w", err)
+	}
+	return out, nil
+}
+
+// ExerciseStates returns how the learner's runs and submissions of each
+// exercise went, keyed by exercise id.
+func (s *Store) ExerciseStates(ctx context.Context, learnerID string) (map[string]progress.ExerciseState, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT exercise_id, mode, passed, created_at FROM submissions
+		WHERE learner_id = ? ORDER BY created_at, id`, learnerID)
+	if err != nil {
+		return nil, fmt.Errorf("store: exercise states: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]progress.ExerciseState{}
+	for rows.Next() {
+		var id, mode, at string
+		var passed bool
+		if err := rows.Scan(&id, &mode, &passed, &at); err != nil {
+			return nil, fmt.Errorf("store: exercise states: %w", err)
+		}
+		t, err := parseTime(at)
+		if err != nil {
+			return nil, fmt.Errorf("store: exercise states: %w", err)
+		}
+		e := out[id]
+		e.ExerciseID = id
+		e.Runs++
+		e.LastPassed, e.LastMode, e.LastAt = passed, mode, t
+		if passed && mode == "submit" && e.SolvedAt.IsZero() {
+			e.SolvedAt = t
+		}
+		out[id] = e
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: exercise states: %w", err)
 	}
 	return out, nil
 }

@@ -6,32 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"learn/progress"
 )
-
-// Award is one grant of XP. Key names the thing earned (for example
-// "quiz:two-ways-to-fail"); a learner can hold each key once, so posting the
-// same award twice grants it once.
-type Award struct {
-	Key    string
-	Amount int
-	Reason string
-}
-
-// AwardXP grants the award to the learner unless they already hold its key.
-// It reports whether this call granted it.
-func (s *Store) AwardXP(ctx context.Context, learnerID string, a Award, now time.Time) (bool, error) {
-	var granted bool
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		var err error
-		granted, err = awardXP(ctx, tx, learnerID, a, now)
-		return err
-	})
-	return granted, err
-}
 
 // awardXP writes the award inside tx, so that an award and the attempt that
 // earned it commit or roll back together.
-func awardXP(ctx context.Context, tx *sql.Tx, learnerID string, a Award, now time.Time) (bool, error) {
+func awardXP(ctx context.Context, tx *sql.Tx, learnerID string, a progress.Award, now time.Time) (bool, error) {
 	if a.Key == "" || a.Amount <= 0 {
 		return false, errors.New("store: award xp: an award needs a key and a positive amount")
 	}
@@ -57,23 +38,17 @@ func (s *Store) TotalXP(ctx context.Context, learnerID string) (int, error) {
 	return total, nil
 }
 
-// XPEntry is one row of a learner's ledger.
-type XPEntry struct {
-	Award
-	At time.Time
-}
-
 // XPHistory returns the learner's awards, oldest first.
-func (s *Store) XPHistory(ctx context.Context, learnerID string) ([]XPEntry, error) {
+func (s *Store) XPHistory(ctx context.Context, learnerID string) ([]progress.XPEntry, error) {
 	rows, err := s.db.QueryContext(ctx,
 		"SELECT award_key, amount, reason, created_at FROM xp_awards WHERE learner_id = ? ORDER BY created_at, id", learnerID)
 	if err != nil {
 		return nil, fmt.Errorf("store: xp history: %w", err)
 	}
 	defer rows.Close()
-	var out []XPEntry
+	var out []progress.XPEntry
 	for rows.Next() {
-		var e XPEntry
+		var e progress.XPEntry
 		var at string
 		if err := rows.Scan(&e.Key, &e.Amount, &e.Reason, &at); err != nil {
 			return nil, fmt.Errorf("store: xp history: %w", err)

@@ -3,9 +3,9 @@ package web
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 
+	"learn/grading"
 	"learn/sandbox"
 )
 
@@ -29,13 +29,13 @@ type apiExerciseResponse struct {
 
 // apiExercise handles POST /api/exercises/{id}/run and …/submit with
 // {"code": "…"}.
-func (s *Server) apiExercise(mode string) handlerFunc {
+func (s *Server) apiExercise(mode grading.Mode) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		// The API always answers JSON, errors included.
 		r.Header.Set("Accept", "application/json")
-		ex, _, ok := s.course.Load().Exercise(r.PathValue("id"))
-		if !ok {
-			return &Error{Status: http.StatusNotFound, Message: fmt.Sprintf("There is no exercise %q.", r.PathValue("id"))}
+		_, ex, err := s.app.ExerciseFor("", r.PathValue("id"))
+		if err != nil {
+			return err
 		}
 		var req apiExerciseRequest
 		dec := json.NewDecoder(r.Body)
@@ -47,13 +47,14 @@ func (s *Server) apiExercise(mode string) handlerFunc {
 			}
 			return &Error{Status: http.StatusBadRequest, Message: `The body must be JSON like {"code": "print(42)"}: ` + err.Error()}
 		}
-		out, err := s.gradeExercise(r, ex, req.Code, mode)
+		out, err := s.gradeExercise(r, "", ex.ID, req.Code, mode)
 		if err != nil {
 			return err
 		}
+		res := exerciseResult(out.Result, out.Awarded)
 		return writeJSON(w, http.StatusOK, apiExerciseResponse{
-			Exercise: ex.ID, Mode: mode, Passed: out.result.Passed, Summary: out.result.Summary, Cases: out.result.Cases, Awarded: out.awarded,
-			MCP: out.mcp,
+			Exercise: ex.ID, Mode: string(mode), Passed: res.Passed, Summary: res.Summary, Cases: res.Cases, Awarded: out.Awarded,
+			MCP: out.Result.MCP,
 		})
 	}
 }

@@ -6,14 +6,25 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
+	"time"
 
+	"learn/grading"
 	"learn/lessons"
+	"learn/progress"
 	"learn/static"
 	"learn/store"
 )
 
+// testSetup is what a test may change before its server is built: the
+// server's Config and the core's grader and clock.
+type testSetup struct {
+	Config
+	Grader grading.Runner
+	Now    func() time.Time
+}
+
 // newTestServer builds a server on the built-in course and a temp database.
-func newTestServer(tb testing.TB, opts ...func(*Config)) *Server {
+func newTestServer(tb testing.TB, opts ...func(*testSetup)) *Server {
 	tb.Helper()
 	course, err := lessons.Load(lessons.BuiltIn())
 	if err != nil {
@@ -32,11 +43,16 @@ func newTestServer(tb testing.TB, opts ...func(*Config)) *Server {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cfg := Config{Course: course, Store: st, Assets: assets, CookieKey: make([]byte, 64)}
+	setup := testSetup{Config: Config{Assets: assets, CookieKey: make([]byte, 64)}}
 	for _, o := range opts {
-		o(&cfg)
+		o(&setup)
 	}
-	s, err := New(cfg)
+	app, err := progress.New(progress.Config{Course: course, Store: st, Grader: setup.Grader, Now: setup.Now})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	setup.App = app
+	s, err := New(setup.Config)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/a-h/templ"
+
+	"learn/progress"
 )
 
 // Error is a failure a handler returns: a status, a message safe to show the
@@ -37,6 +39,30 @@ func notFoundError(what string) *Error {
 	return &Error{Status: http.StatusNotFound, Message: what}
 }
 
+// webError returns err as an *Error: itself, the core's *progress.Error
+// with the status its kind stands for, or a 500 for anything else.
+func webError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	var pe *progress.Error
+	if errors.As(err, &pe) {
+		return &Error{Status: kindStatus[pe.Kind], Message: pe.Message, RetryAfter: pe.RetryAfter, Err: err}
+	}
+	return &Error{Status: http.StatusInternalServerError, Err: err}
+}
+
+// kindStatus is the HTTP status of each kind of failure of the core.
+var kindStatus = map[progress.Kind]int{
+	progress.Internal:    http.StatusInternalServerError,
+	progress.NotFound:    http.StatusNotFound,
+	progress.Invalid:     http.StatusUnprocessableEntity,
+	progress.Gone:        http.StatusGone,
+	progress.TooLarge:    http.StatusRequestEntityTooLarge,
+	progress.Unavailable: http.StatusServiceUnavailable,
+}
+
 // handlerFunc is the shape of every page handler.
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
@@ -55,10 +81,7 @@ func (s *Server) handle(h handlerFunc) http.Handler {
 			s.log.DebugContext(r.Context(), "client went away", slog.String("path", r.URL.Path), slog.Any("err", err))
 			return
 		}
-		var e *Error
-		if !errors.As(err, &e) {
-			e = &Error{Status: http.StatusInternalServerError, Err: err}
-		}
+		e := webError(err)
 		if e.Status >= 500 {
 			s.log.ErrorContext(r.Context(), "request failed", slog.String("method", r.Method),
 				slog.String("path", r.URL.Path), slog.Int("status", e.Status), slog.Any("err", err))

@@ -2,8 +2,6 @@ package web
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"fmt"
 	"html/template"
 	"net"
@@ -13,21 +11,10 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"learn/grading"
 	"learn/lessons"
+	"learn/progress"
 	"learn/sandbox"
-	"learn/store"
-)
-
-// Grader is what the server needs from the Python sandbox.
-type Grader interface {
-	Grade(ctx context.Context, code string, cases []sandbox.Case, cmp sandbox.Comparison) (sandbox.Report, error)
-	Ready() bool
-}
-
-// Run modes: "run" grades the sample cases, "submit" every case.
-const (
-	modeRun    = "run"
-	modeSubmit = "submit"
 )
 
 // Per-learner run rate defaults: a burst for quick fixes, then a steady
@@ -93,115 +80,56 @@ func (l *runLimiter) allow(id string, now time.Time) (bool, time.Duration) {
 	return true, 0
 }
 
-// gradeOutcome is a graded run or submission.
-type gradeOutcome struct {
-	result  *ExerciseResult
-	awarded int
-	mcp     *sandbox.MCPReport // redacted, for an MCP exercise
-}
-
-// gradeExercise runs the learner's code on the exercise's cases, records it
-// and awards XP for a first passing submission. Errors are *Error with a
-// status the caller can show: 429 over the learner's rate, 503 while the
-// sandbox is busy or starting, 413 for code over the size limit.
-func (s *Server) gradeExercise(r *http.Request, ex *lessons.Exercise, code, mode string) (gradeOutcome, error) {
-	ctx := r.Context()
-	learnerID := learnerFrom(ctx).ID
-	if s.grader == nil {
-		return gradeOutcome{}, &Error{Status: http.StatusServiceUnavailable, Message: "This server runs without the Python sandbox, so code cannot be run here."}
-	}
+// gradeExercise checks the learner's run rate, then grades the code
+// through the core. Errors are *Error (429 over the learner's rate) or the
+// core's *progress.Error (404, 413, 503 with Retry-After).
+func (s *Server) gradeExercise(r *http.Request, lessonSlug, exerciseID, code string, mode grading.Mode) (progress.ExerciseOutcome, error) {
 	if ok, wait := s.runs.allow(rateKey(r), s.now()); !ok {
-		return gradeOutcome{}, &Error{Status: http.StatusTooManyRequests, RetryAfter: wait,
+		return progress.ExerciseOutcome{}, &Error{Status: http.StatusTooManyRequests, RetryAfter: wait,
 			Message: fmt.Sprintf("You are running code faster than %d times a minute. Wait %s, then run again.", s.runs.perMin, untilText(wait+time.Second))}
 	}
-	cmp, err := sandbox.ParseComparison(ex.Comparison())
-	if err != nil {
-		return gradeOutcome{}, err
-	}
-	var cases []sandbox.Case
-	for _, c := range ex.Samples {
-		cases = append(cases, sandbox.Case{Name: c.Name, Stdin: c.Stdin, Expected: c.Expected, Schema: ex.Schema, Checks: (*sandbox.Checks)(c.Checks)})
-	}
-	if mode == modeSubmit {
-		for _, c := range ex.Hidden {
-			cases = append(cases, sandbox.Case{Name: c.Name, Stdin: c.Stdin, Expected: c.Expected, Hidden: true, Schema: ex.Schema, Checks: (*sandbox.Checks)(c.Checks)})
-		}
-	}
-	var report sandbox.Report
-	var mcpReport *sandbox.MCPReport
-	if mg, ok := s.grader.(MCPGrader); ok && ex.MCP != nil {
-		var r sandbox.MCPReport
-		r, err = mg.GradeMCP(ctx, code, mcpCalls(ex.MCP, mode), sandbox.MCPOptions{Version: ex.MCP.Version})
-		r = r.Redacted()
-		report, mcpReport = r.Report, &r
-	} else {
-		report, err = s.grader.Grade(ctx, code, cases, cmp)
-	}
-	var busy *sandbox.BusyError
-	switch {
-	case errors.As(err, &busy):
-		return gradeOutcome{}, &Error{Status: http.StatusServiceUnavailable, RetryAfter: busy.RetryAfter,
-			Message: "Many programs are running right now. Your code was not run; try again in a few seconds.", Err: err}
-	case errors.Is(err, sandbox.ErrCodeTooLarge):
-		return gradeOutcome{}, &Error{Status: http.StatusRequestEntityTooLarge, Message: "Your code is longer than this server accepts. Shorten it and run it again.", Err: err}
-	case err != nil:
-		return gradeOutcome{}, err
-	}
-	report = report.Redacted()
-	out := gradeOutcome{result: exerciseResult(mode, report)}
-	if mcpReport != nil {
-		out.mcp = mcpReport
-		out.result.MCP = mcpPanel(*mcpReport)
-	}
-	var award *store.Award
-	if mode == modeSubmit && report.Passed && ex.XPValue() > 0 {
-		award = &store.Award{Key: "exercise:" + ex.ID, Amount: ex.XPValue(), Reason: "Solved " + ex.Title}
-	}
-	granted, err := s.store.RecordSubmission(ctx, store.Submission{
-		LearnerID: learnerID, ExerciseID: ex.ID, Mode: mode, Code: code, Passed: report.Passed,
-		Report: jsonString(report), At: s.now(),
-	}, award)
-	if err != nil {
-		return out, err
-	}
-	s.summaries.forget(learnerID)
-	if granted {
-		out.awarded = award.Amount
-		out.result.Summary += fmt.Sprintf(" +%d XP.", award.Amount)
-	}
-	return out, nil
+	return s.app.RunExercise(r.Context(), progress.ActorFrom(r.Context()), lessonSlug, exerciseID, code, mode)
 }
 
-// exerciseResult summarises a report for the panel.
-func exerciseResult(mode string, r sandbox.Report) *ExerciseResult {
+// exerciseResult summarises a graded result for the panel.
+func exerciseResult(res grading.Result, awarded int) *ExerciseResult {
+	mode, r := string(res.Mode), res.Report
 	passed := 0
 	for _, c := range r.Cases {
 		if c.Verdict == sandbox.VerdictPassed {
 			passed++
 		}
 	}
-	res := &ExerciseResult{Mode: mode, Passed: r.Passed, Cases: r.Cases}
-	res.Summary = fmt.Sprintf("%d of %d sample cases passed.", passed, len(r.Cases))
-	if mode == modeSubmit {
-		res.Summary = fmt.Sprintf("%d of %d cases passed, hidden ones included.", passed, len(r.Cases))
+	out := &ExerciseResult{Mode: mode, Passed: r.Passed, Cases: r.Cases}
+	out.Summary = fmt.Sprintf("%d of %d sample cases passed.", passed, len(r.Cases))
+	if res.Mode == grading.Submit {
+		out.Summary = fmt.Sprintf("%d of %d cases passed, hidden ones included.", passed, len(r.Cases))
 	}
 	switch {
-	case r.Passed && mode == modeSubmit:
-		res.Summary += " Solved."
+	case r.Passed && res.Mode == grading.Submit:
+		out.Summary += " Solved."
 	case r.Passed:
-		res.Summary += " Submit to run the hidden cases too."
+		out.Summary += " Submit to run the hidden cases too."
 	}
-	return res
+	if awarded > 0 {
+		out.Summary += fmt.Sprintf(" +%d XP.", awarded)
+	}
+	if res.MCP != nil {
+		out.MCP = mcpPanel(*res.MCP)
+	}
+	return out
 }
 
 // exerciseView builds the panel for an exercise with the code to show.
-func exerciseView(lesson *lessons.Lesson, ex *lessons.Exercise, code string) *ExerciseView {
+func (s *Server) exerciseView(lesson *lessons.Lesson, ex *lessons.Exercise, code string) *ExerciseView {
 	v := &ExerciseView{
 		ID: ex.ID, Title: ex.Title, PromptHTML: ex.PromptHTML, Samples: ex.Samples, HiddenCount: len(ex.Hidden),
 		XP: ex.XPValue(), Code: code, Action: "/lessons/" + lesson.Slug + "/exercises/" + ex.ID,
 	}
 	if ex.MCP != nil {
-		v.MCPCalls = mcpCallViews(ex.MCP)
+		if plan, ok := s.app.Plan(ex.ID); ok {
+			v.MCPCalls = mcpCallViews(plan.MCPCalls(grading.Run))
+		}
 		v.HiddenCount = ex.MCP.HiddenCount()
 	}
 	return v
@@ -209,8 +137,8 @@ func exerciseView(lesson *lessons.Lesson, ex *lessons.Exercise, code string) *Ex
 
 // learnerCode returns the learner's last code for the exercise, or its
 // starter.
-func learnerCode(l learner, ex *lessons.Exercise) string {
-	if code, ok := l.sum.codes[ex.ID]; ok && l.Known {
+func learnerCode(sum progress.Summary, ex *lessons.Exercise) string {
+	if code, ok := sum.Codes[ex.ID]; ok {
 		return code
 	}
 	return ex.Starter
@@ -218,45 +146,31 @@ func learnerCode(l learner, ex *lessons.Exercise) string {
 
 // exerciseForm handles the exercise panel's form: Run or Submit.
 func (s *Server) exerciseForm(w http.ResponseWriter, r *http.Request) error {
-	course := s.course.Load()
-	lesson, ok := course.Lesson(r.PathValue("slug"))
-	if !ok {
-		return notFoundError("There is no such lesson. The course home lists every lesson.")
-	}
-	ex, exLesson, ok := course.Exercise(r.PathValue("id"))
-	if !ok || exLesson != lesson {
-		return notFoundError("This lesson has no such exercise. Reload the lesson to get its current version.")
+	lesson, ex, err := s.app.ExerciseFor(r.PathValue("slug"), r.PathValue("id"))
+	if err != nil {
+		return err
 	}
 	if err := r.ParseForm(); err != nil {
 		return &Error{Status: http.StatusRequestEntityTooLarge, Message: "The form could not be read; if your code is very long, shorten it.", Err: err}
 	}
-	mode := r.PostForm.Get("mode")
-	if mode != modeRun && mode != modeSubmit {
-		mode = modeRun
-	}
+	mode := grading.ParseMode(r.PostForm.Get("mode"))
 	code := r.PostForm.Get("code")
-	v := exerciseView(lesson, ex, code)
-	out, err := s.gradeExercise(r, ex, code, mode)
-	var e *Error
-	switch {
-	case errors.As(err, &e) && (e.Status < 500 || e.Status == http.StatusServiceUnavailable):
+	v := s.exerciseView(lesson, ex, code)
+	out, err := s.gradeExercise(r, lesson.Slug, ex.ID, code, mode)
+	status := http.StatusOK
+	if err != nil {
+		e := webError(err)
+		if e.Status >= 500 && e.Status != http.StatusServiceUnavailable {
+			return err
+		}
 		// The code was not graded; say why in the panel and keep the code.
-		v.Problem = e.Message
+		v.Problem, status = e.Message, e.Status
 		if e.RetryAfter > 0 {
 			w.Header().Set("Retry-After", retryAfter(e.RetryAfter))
 		}
-	case err != nil:
-		return err
-	default:
-		v.Result = out.result
-	}
-	r, badge, err := s.reloadLearner(r)
-	if err != nil {
-		return err
-	}
-	status := http.StatusOK
-	if e != nil {
-		status = e.Status
+	} else {
+		v.Result = exerciseResult(out.Result, out.Awarded)
+		r = withSummary(r, out.Summary)
 	}
 	if wantsJSON(r) {
 		var buf bytes.Buffer
@@ -265,8 +179,8 @@ func (s *Server) exerciseForm(w http.ResponseWriter, r *http.Request) error {
 		}
 		w.Header().Set("Cache-Control", "no-store")
 		return writeJSON(w, status, exerciseResponse{
-			HTML: buf.String(), Passed: v.Result != nil && v.Result.Passed, Awarded: out.awarded, Problem: v.Problem, Learner: badge,
-			MCP: out.mcp,
+			HTML: buf.String(), Passed: v.Result != nil && v.Result.Passed, Awarded: out.Awarded, Problem: v.Problem,
+			Learner: badgeFrom(r.Context()), MCP: out.Result.MCP,
 		})
 	}
 	return s.renderLesson(w, r, lesson, lessonOverrides{exercise: v, status: status})
@@ -287,8 +201,8 @@ type exerciseResponse struct {
 // rateKey is whom a run counts against: the learner when their cookie is
 // known, else the client's address, so dropping the cookie gains nothing.
 func rateKey(r *http.Request) string {
-	if l := learnerFrom(r.Context()); l.Known {
-		return "learner:" + l.ID
+	if a := progress.ActorFrom(r.Context()); a.Known {
+		return "learner:" + a.ID
 	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {

@@ -61,12 +61,12 @@ func apiPost(t *testing.T, c *http.Client, url, body string) (int, http.Header, 
 }
 
 func TestExerciseAPI(t *testing.T) {
-	s := newTestServer(t, func(c *Config) { c.Grader = testSandbox(t); c.RunsPerMinute = 600; c.RunBurst = 100 })
+	s := newTestServer(t, func(c *testSetup) { c.Grader = testSandbox(t); c.RunsPerMinute = 600; c.RunBurst = 100 })
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 	c := newClient(t, ts.URL)
 	code := func(src string) string { b, _ := json.Marshal(apiExerciseRequest{Code: src}); return string(b) }
-	ex, _, _ := s.course.Load().Exercise("report-a-failure")
+	ex, _, _ := s.course().Exercise("report-a-failure")
 
 	t.Run("run grades the samples only", func(t *testing.T) {
 		status, _, body := apiPost(t, c.http, ts.URL+"/api/exercises/report-a-failure/run", code(rightSolution))
@@ -129,7 +129,7 @@ func TestExerciseAPI(t *testing.T) {
 
 func TestExerciseLimits(t *testing.T) {
 	t.Run("per-learner rate gives 429 with Retry-After", func(t *testing.T) {
-		s := newTestServer(t, func(c *Config) { c.Grader = testSandbox(t); c.RunsPerMinute = 2; c.RunBurst = 2 })
+		s := newTestServer(t, func(c *testSetup) { c.Grader = testSandbox(t); c.RunsPerMinute = 2; c.RunBurst = 2 })
 		ts := httptest.NewServer(s)
 		defer ts.Close()
 		c := newClient(t, ts.URL)
@@ -162,7 +162,7 @@ func TestExerciseLimits(t *testing.T) {
 		if err := small.Warm(context.Background(), nil); err != nil {
 			t.Fatal(err)
 		}
-		s := newTestServer(t, func(c *Config) { c.Grader = small; c.RunsPerMinute = 600; c.RunBurst = 100 })
+		s := newTestServer(t, func(c *testSetup) { c.Grader = small; c.RunsPerMinute = 600; c.RunBurst = 100 })
 		ts := httptest.NewServer(s)
 		defer ts.Close()
 		const clients = 6
@@ -206,11 +206,11 @@ func TestExerciseLimits(t *testing.T) {
 }
 
 func TestMCPExerciseAPI(t *testing.T) {
-	s := newTestServer(t, func(c *Config) { c.Grader = testSandbox(t); c.RunsPerMinute = 600; c.RunBurst = 100 })
+	s := newTestServer(t, func(c *testSetup) { c.Grader = testSandbox(t); c.RunsPerMinute = 600; c.RunBurst = 100 })
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 	c := newClient(t, ts.URL)
-	ex, _, ok := s.course.Load().Exercise("lookup-order")
+	ex, _, ok := s.course().Exercise("lookup-order")
 	if !ok {
 		t.Fatal("the course has no lookup-order exercise")
 	}

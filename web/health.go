@@ -20,7 +20,7 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
-	checks := append([]ReadyCheck{{Name: "database", Check: s.store.Ping}}, s.ready...)
+	checks := append([]ReadyCheck{{Name: "database", Check: s.app.Ping}}, s.ready...)
 	var notReady []string
 	for _, c := range checks {
 		if err := c.Check(ctx); err != nil {

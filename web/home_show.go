@@ -1,29 +1,22 @@
 package web
 
-import "net/http"
+import (
+	"net/http"
+
+	"learn/progress"
+)
 
 // homeShow renders the course home: every lesson in order with this
 // learner's state.
 func (s *Server) homeShow(w http.ResponseWriter, r *http.Request) error {
-	course := s.course.Load()
-	l := learnerFrom(r.Context())
-	states := map[string]LessonState{}
-	if l.Known {
-		progress, err := s.store.ProgressByLesson(r.Context(), l.ID)
-		if err != nil {
-			return err
-		}
-		for slug, p := range progress {
-			states[slug] = Opened
-			if p.Completed() {
-				states[slug] = Completed
-			}
-		}
+	states, err := s.app.LessonStates(r.Context(), progress.ActorFrom(r.Context()))
+	if err != nil {
+		return err
 	}
 	v := HomeView{Page: s.page(r, "Course", "course")}
 	v.Description = "A hands-on course on MCP tool errors and tool annotations."
-	for i, lesson := range course.Lessons {
-		state := states[lesson.Slug]
+	for i, lesson := range s.course().Lessons {
+		state := LessonState(states[lesson.Slug])
 		if state == "" {
 			state = NotStarted
 		}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/gorilla/securecookie"
+
+	"learn/progress"
 )
 
 // learnerCookie is the cookie that carries the anonymous learner id.
@@ -31,49 +33,31 @@ func newIdentity(key []byte) *identity {
 	return &identity{codec: c}
 }
 
-// learner is who is asking, as far as the cookie tells.
-type learner struct {
-	ID string
-	// Known is true when the request carried a valid cookie: the browser
-	// keeps cookies, so recording progress for it is worthwhile. A first
-	// visit gets a fresh id in a new cookie and nothing is written for it.
-	Known  bool
-	badge  LearnerBadge
-	opened map[string]bool // lessons opened, from the summary
-	zone   string          // IANA time zone last reported by the browser
-	sum    learnerSummary  // everything the summary holds
-}
-
-type learnerKey struct{}
-
-// learnerFrom returns the learner the middleware attached, or a zero one.
-func learnerFrom(ctx context.Context) learner {
-	l, _ := ctx.Value(learnerKey{}).(learner)
-	return l
-}
+type summaryKey struct{}
 
 // identify reads the learner cookie, issuing a new one when it is missing or
-// does not verify, and loads the learner's summary for the header.
+// does not verify, and returns the request carrying the acting user
+// (progress.ActorFrom) and their summary for the header (summaryFrom).
 func (s *Server) identify(w http.ResponseWriter, r *http.Request) (*http.Request, error) {
-	var l learner
+	a := progress.Actor{Role: progress.RoleLearner}
 	if c, err := r.Cookie(learnerCookie); err == nil {
 		var id []byte
 		if err := s.ids.codec.Decode(learnerCookie, c.Value, &id); err == nil && validLearnerID(string(id)) {
-			l.ID, l.Known = string(id), true
+			a.ID, a.Known = string(id), true
 		}
 	}
-	if !l.Known {
+	if !a.Known {
 		id, err := newLearnerID()
 		if err != nil {
 			return r, err
 		}
-		l.ID = id
+		a.ID = id
 	}
 	// A new visitor gets the cookie; a learner's is renewed whenever they
 	// post (check, run, answer), so an active learner never expires and a
 	// page view costs no signature.
-	if !l.Known || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
-		value, err := s.ids.codec.Encode(learnerCookie, []byte(l.ID))
+	if !a.Known || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+		value, err := s.ids.codec.Encode(learnerCookie, []byte(a.ID))
 		if err != nil {
 			return r, fmt.Errorf("web: sign learner cookie: %w", err)
 		}
@@ -82,20 +66,39 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request) (*http.Request
 			HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil,
 		})
 	}
-	if l.Known {
-		sum, err := s.summary(r.Context(), l.ID)
-		if err != nil {
-			return r, err
-		}
-		l.badge, l.opened, l.zone, l.sum = sum.badge, sum.opened, sum.zone, sum
+	sum, err := s.app.Summary(r.Context(), a)
+	if err != nil {
+		return r, err
 	}
-	return r.WithContext(withLearner(r.Context(), l)), nil
+	ctx := progress.WithActor(r.Context(), a)
+	return r.WithContext(context.WithValue(ctx, summaryKey{}, sum)), nil
 }
 
-// withLearner returns a context carrying l.
-func withLearner(ctx context.Context, l learner) context.Context {
-	return context.WithValue(ctx, learnerKey{}, l)
+// withSummary returns the request carrying a newer summary, after a write.
+func withSummary(r *http.Request, sum progress.Summary) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), summaryKey{}, sum))
 }
+
+// summaryFrom returns the summary identify attached; a new learner's is
+// empty.
+func summaryFrom(ctx context.Context) progress.Summary {
+	if sum, ok := ctx.Value(summaryKey{}).(progress.Summary); ok {
+		return sum
+	}
+	return progress.Summary{Level: 1}
+}
+
+// badge returns the header figures of a summary.
+func badge(sum progress.Summary) LearnerBadge {
+	b := LearnerBadge{XP: sum.XP, Level: sum.Level, StreakDays: sum.StreakDays, ActiveToday: sum.ActiveToday, ReviewsDue: sum.ReviewsDue}
+	if b.Level == 0 {
+		b.Level = 1
+	}
+	return b
+}
+
+// badgeFrom returns the header figures of the request's learner.
+func badgeFrom(ctx context.Context) LearnerBadge { return badge(summaryFrom(ctx)) }
 
 // newLearnerID returns 128 random bits as hex.
 func newLearnerID() (string, error) {
@@ -113,16 +116,6 @@ func validLearnerID(id string) bool {
 	}
 	_, err := hex.DecodeString(id)
 	return err == nil
-}
-
-// badgeOrNew returns the learner's header figures; a new learner is at
-// level 1 with nothing else yet.
-func (l learner) badgeOrNew() LearnerBadge {
-	b := l.badge
-	if b.Level == 0 {
-		b.Level = 1
-	}
-	return b
 }
 
 // newNonce returns 128 random bits for a Content-Security-Policy nonce.

@@ -6,17 +6,18 @@ import (
 	"net/http"
 
 	"learn/lessons"
+	"learn/progress"
 	"learn/quiz"
 )
 
 // lessonShow renders one lesson and records that the learner opened it.
 func (s *Server) lessonShow(w http.ResponseWriter, r *http.Request) error {
 	slug := r.PathValue("slug")
-	lesson, ok := s.course.Load().Lesson(slug)
+	lesson, ok := s.course().Lesson(slug)
 	if !ok {
 		return notFoundError(fmt.Sprintf("There is no lesson called %q. The course home lists every lesson.", slug))
 	}
-	if err := s.recordOpened(r, slug); err != nil {
+	if err := s.app.OpenLesson(r.Context(), progress.ActorFrom(r.Context()), slug); err != nil {
 		return err
 	}
 	return s.serveLesson(w, r, lesson)
@@ -49,8 +50,8 @@ func (s *Server) renderLesson(w http.ResponseWriter, r *http.Request, lesson *le
 // lessonView builds the lesson page's view model. With skeleton set, the
 // learner's parts are holes (see skeleton.go).
 func (s *Server) lessonView(r *http.Request, lesson *lessons.Lesson, o lessonOverrides, skeleton bool) (LessonView, error) {
-	course := s.course.Load()
-	l := learnerFrom(r.Context())
+	course := s.course()
+	a, sum := progress.ActorFrom(r.Context()), summaryFrom(r.Context())
 	v := LessonView{
 		Page: s.page(r, lesson.Title, "course"), Title: lesson.Title, Slug: lesson.Slug, Number: course.Number(lesson.Slug),
 		Minutes: lesson.Minutes, XP: lesson.XP, Objectives: lesson.Objectives, Takeaways: lesson.Takeaways,
@@ -71,10 +72,7 @@ func (s *Server) lessonView(r *http.Request, lesson *lessons.Lesson, o lessonOve
 	}
 	attempt := 1
 	if !skeleton {
-		var err error
-		if attempt, err = s.quizAttempt(r, lesson); err != nil {
-			return v, err
-		}
+		attempt = quizAttempt(a, sum, lesson)
 	}
 	for _, seg := range lesson.Segments {
 		w := seg.Widget
@@ -84,16 +82,20 @@ func (s *Server) lessonView(r *http.Request, lesson *lessons.Lesson, o lessonOve
 		case w.Exercise != nil && o.exercise != nil && o.exercise.ID == w.ID:
 			v.Body = append(v.Body, BodyPart{Exercise: o.exercise})
 		case w.Exercise != nil && skeleton:
-			v.Body = append(v.Body, BodyPart{Exercise: exerciseView(lesson, w.Exercise, hole(holeCode+w.ID))})
+			v.Body = append(v.Body, BodyPart{Exercise: s.exerciseView(lesson, w.Exercise, hole(holeCode+w.ID))})
 		case w.Exercise != nil:
-			v.Body = append(v.Body, BodyPart{Exercise: exerciseView(lesson, w.Exercise, learnerCode(l, w.Exercise))})
+			v.Body = append(v.Body, BodyPart{Exercise: s.exerciseView(lesson, w.Exercise, learnerCode(sum, w.Exercise))})
 		case o.widget != nil && o.widget.ID == w.ID:
 			v.Body = append(v.Body, BodyPart{Widget: o.widget})
 		case w.Kind == quiz.KindQuiz && skeleton:
 			v.Body = append(v.Body, BodyPart{HTML: template.HTML(hole(holeQuiz + w.ID))})
 		default:
 			// The time-zone field is left empty; the page script fills it.
-			v.Body = append(v.Body, BodyPart{Widget: widgetView(lesson, w, l.ID, attempt, "")})
+			var order []int
+			if q, ok := w.Value.(*quiz.Quiz); ok {
+				order = progress.QuizOrder(a, q, attempt)
+			}
+			v.Body = append(v.Body, BodyPart{Widget: widgetView(lesson, w, order, attempt, "")})
 		}
 	}
 	prev, next := course.Neighbours(lesson.Slug)
@@ -104,20 +106,4 @@ func (s *Server) lessonView(r *http.Request, lesson *lessons.Lesson, o lessonOve
 		v.Next = &LessonLink{Title: next.Title, Slug: next.Slug}
 	}
 	return v, nil
-}
-
-// recordOpened marks the lesson opened for a returning learner. A lesson
-// the summary already shows as opened costs no write.
-func (s *Server) recordOpened(r *http.Request, slug string) error {
-	l := learnerFrom(r.Context())
-	if !l.Known || l.opened[slug] {
-		return nil
-	}
-	ctx := r.Context()
-	now := s.now()
-	if _, err := s.store.EnsureLearner(ctx, l.ID, now); err != nil {
-		return err
-	}
-	defer s.summaries.forget(l.ID)
-	return s.store.MarkLessonOpened(ctx, l.ID, slug, now)
 }

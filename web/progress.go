@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"learn/progress"
 	"learn/quiz"
-	"learn/store"
 )
 
 // calendarWeeks is how many weeks the streak calendar shows.
@@ -50,38 +50,14 @@ type LessonProgressRow struct {
 }
 
 func (s *Server) progressShow(w http.ResponseWriter, r *http.Request) error {
-	l := learnerFrom(r.Context())
-	ctx := r.Context()
-	now := s.now()
-	v := ProgressView{Page: s.page(r, "Your progress", "progress")}
-	v.Level, v.IntoLevel, v.LevelSize = quiz.Level(v.Learner.XP)
-	var (
-		history  []store.XPEntry
-		times    []time.Time
-		progress = map[string]store.LessonProgress{}
-		scores   = map[string]store.QuizScore{}
-		err      error
-	)
-	if l.Known {
-		if history, err = s.store.XPHistory(ctx, l.ID); err != nil {
-			return err
-		}
-		if times, err = s.store.ActivityTimes(ctx, l.ID); err != nil {
-			return err
-		}
-		if progress, err = s.store.ProgressByLesson(ctx, l.ID); err != nil {
-			return err
-		}
-		if scores, err = s.store.QuizScores(ctx, l.ID); err != nil {
-			return err
-		}
-		if v.ReviewsDue, v.ReviewsTotal, err = s.store.ReviewCounts(ctx, l.ID, now); err != nil {
-			return err
-		}
+	rep, err := s.app.Progress(r.Context(), progress.ActorFrom(r.Context()), calendarWeeks)
+	if err != nil {
+		return err
 	}
-	loc, _ := quiz.Zone(l.zone)
-	v.Chart = xpChart(history, now.In(loc))
-	for _, d := range quiz.Calendar(times, now, loc, calendarWeeks) {
+	v := ProgressView{Page: s.page(r, "Your progress", "progress"), ReviewsDue: rep.ReviewsDue, ReviewsTotal: rep.ReviewsTotal}
+	v.Level, v.IntoLevel, v.LevelSize = quiz.Level(v.Learner.XP)
+	v.Chart = xpChart(rep.History, s.now().In(rep.Zone))
+	for _, d := range rep.Calendar {
 		c := CalendarCell{Label: d.Day.String() + ": no activity"}
 		var classes []string
 		if d.Count > 0 {
@@ -98,17 +74,11 @@ func (s *Server) progressShow(w http.ResponseWriter, r *http.Request) error {
 		c.Class = strings.Join(classes, " ")
 		v.Calendar = append(v.Calendar, c)
 	}
-	for _, lesson := range s.course.Load().Lessons {
-		row := LessonProgressRow{Title: lesson.Title, Slug: lesson.Slug, State: NotStarted, Score: "—"}
-		if p, ok := progress[lesson.Slug]; ok {
-			row.State = Opened
-			if p.Completed() {
-				row.State = Completed
-			}
-		}
-		if sc, ok := scores[lesson.Slug]; ok {
-			row.Score = fmt.Sprintf("%d of %d", sc.Best, sc.Total)
-			row.Attempts = sc.Attempts
+	for _, lr := range rep.Lessons {
+		row := LessonProgressRow{Title: lr.Lesson.Title, Slug: lr.Lesson.Slug, State: LessonState(lr.State), Score: "—"}
+		if lr.Quiz.Attempts > 0 {
+			row.Score = fmt.Sprintf("%d of %d", lr.Quiz.Best, lr.Quiz.Total)
+			row.Attempts = lr.Quiz.Attempts
 		}
 		v.Lessons = append(v.Lessons, row)
 	}
@@ -116,7 +86,7 @@ func (s *Server) progressShow(w http.ResponseWriter, r *http.Request) error {
 }
 
 // xpChart draws cumulative XP against time.
-func xpChart(history []store.XPEntry, now time.Time) XPChart {
+func xpChart(history []progress.XPEntry, now time.Time) XPChart {
 	c := XPChart{Width: 640, Height: 200, Summary: "No XP yet."}
 	if len(history) == 0 {
 		return c

@@ -1,19 +1,12 @@
 package web
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 
-	"learn/lessons"
+	"learn/progress"
 	"learn/quiz"
-	"learn/store"
 )
-
-// reviewBatch is how many due cards a review page looks at to find one it
-// can still show (a card whose lesson changed is skipped).
-const reviewBatch = 50
 
 // ReviewView is the review page: one due item, or the feedback on the last
 // answer, and how many remain.
@@ -44,150 +37,72 @@ type ReviewItemView struct {
 	Outcome string
 }
 
-// reviewQuestion rebuilds the question a review card stands for.
-func reviewQuestion(course *lessons.Course, c store.ReviewCard) (*lessons.Lesson, *quiz.Question, bool) {
-	lesson, ok := course.Lesson(c.LessonSlug)
-	if !ok {
-		return nil, nil, false
+// reviewItemView builds the view of a queue's next item.
+func reviewItemView(it *progress.ReviewItem) *ReviewItemView {
+	if it == nil {
+		return nil
 	}
-	w, ok := lesson.Widget(c.WidgetID)
-	if !ok {
-		return nil, nil, false
+	return &ReviewItemView{
+		Key: it.Key, Version: it.Version, LessonTitle: it.Lesson.Title, LessonSlug: it.Lesson.Slug, Question: it.Question.View(),
+		Form: &WidgetView{Kind: "review", ID: "review", Action: "/review"},
 	}
-	switch x := w.Value.(type) {
-	case *quiz.Classify:
-		q, ok := x.ItemQuestion(c.ItemID)
-		return lesson, &q, ok
-	case *quiz.Annotate:
-		q, ok := x.ToolQuestion(c.ItemID)
-		return lesson, &q, ok
-	case *quiz.Quiz:
-		q, ok := x.QuestionByID(c.ItemID)
-		return lesson, q, ok
-	}
-	return nil, nil, false
 }
 
-// nextReview finds the first due card that can still be shown.
-func (s *Server) nextReview(r *http.Request, id string) (*ReviewItemView, error) {
-	cards, err := s.store.DueReviews(r.Context(), id, s.now(), reviewBatch)
+// reviewPageView fills a review page with the queue as it stands now.
+func (s *Server) reviewPageView(r *http.Request) (ReviewView, error) {
+	v := ReviewView{Page: s.page(r, "Review", "review")}
+	q, err := s.app.Reviews(r.Context(), progress.ActorFrom(r.Context()))
 	if err != nil {
-		return nil, err
+		return v, err
 	}
-	course := s.course.Load()
-	for _, c := range cards {
-		lesson, q, ok := reviewQuestion(course, c)
-		if !ok {
-			continue
-		}
-		return &ReviewItemView{
-			Key: c.Key, Version: c.Card.Reps, LessonTitle: lesson.Title, LessonSlug: lesson.Slug, Question: q.View(),
-			Form: &WidgetView{Kind: "review", ID: "review", Action: "/review"},
-		}, nil
-	}
-	return nil, nil
+	v.Due, v.Total, v.Item = q.Due, q.Total, reviewItemView(q.Next)
+	return v, nil
 }
 
 // reviewShow serves the next due item.
 func (s *Server) reviewShow(w http.ResponseWriter, r *http.Request) error {
-	l := learnerFrom(r.Context())
-	v := ReviewView{Page: s.page(r, "Review", "review")}
-	if l.Known {
-		var err error
-		if v.Due, v.Total, err = s.store.ReviewCounts(r.Context(), l.ID, s.now()); err != nil {
-			return err
-		}
-		if v.Item, err = s.nextReview(r, l.ID); err != nil {
-			return err
-		}
+	v, err := s.reviewPageView(r)
+	if err != nil {
+		return err
 	}
 	return render(w, r, reviewPage(v))
 }
 
-// reviewAnswer grades one review answer, reschedules the card and shows the
+// reviewAnswer grades one review answer through the core and shows the
 // feedback with the next item.
 func (s *Server) reviewAnswer(w http.ResponseWriter, r *http.Request) error {
 	if err := r.ParseForm(); err != nil {
 		return &Error{Status: http.StatusBadRequest, Message: "The form could not be read. Reload the page and try again.", Err: err}
 	}
-	l := learnerFrom(r.Context())
-	key := r.PostForm.Get("item")
-	before, err := s.store.FindReview(r.Context(), l.ID, key)
-	if errors.Is(err, store.ErrNotFound) {
-		return &Error{Status: http.StatusNotFound, Message: "That review item is not in your queue. Open the review page to get the next one."}
-	}
+	out, err := s.app.AnswerReview(r.Context(), progress.ActorFrom(r.Context()), progress.ReviewPost{
+		Key: r.PostForm.Get("item"), Version: r.PostForm.Get("version"), Answers: progress.Answers(r.PostForm), TimeZone: r.PostForm.Get("tz"),
+	})
 	if err != nil {
 		return err
 	}
-	if v, err := strconv.Atoi(r.PostForm.Get("version")); err == nil && v != before.Card.Reps {
-		// The same answer posted twice, or from a second tab: it counted once.
-		return s.reviewAlreadyCounted(w, r, l.ID)
-	}
-	lesson, q, ok := reviewQuestion(s.course.Load(), before)
-	if !ok {
-		return &Error{Status: http.StatusGone, Message: "That item's lesson has changed and it can no longer be reviewed. Open the review page for the next one."}
-	}
-	form := &WidgetView{Kind: "review", ID: "review", Action: "/review", Answers: map[string][]string{}, Checked: true}
-	choices := questionChoices(r.PostForm, q, form.Answers)
-	fb := quiz.GradeQuestion(q, choices)
-	now := s.now()
-	after := before
-	after.Card = quiz.Schedule(before.Card, quiz.RatingFor(fb.Right), now)
-	answer := store.ReviewAnswer{
-		Attempt: store.Attempt{LearnerID: l.ID, LessonSlug: before.LessonSlug, WidgetID: before.WidgetID, Kind: "review",
-			Total: 1, Passed: fb.Right, Answers: jsonString(choices), At: now},
-		Before: before, After: after,
-	}
-	if fb.Right {
-		answer.Attempt.Score = 1
-	}
-	if a, ok := quiz.ReviewAward(before.Key, before.Card, fb.Right); ok {
-		answer.Award = &store.Award{Key: a.Key, Amount: a.Amount, Reason: a.Reason}
-	}
-	if err := s.rememberZone(r, l, r.PostForm.Get("tz")); err != nil {
-		return err
-	}
-	applied, granted, err := s.store.AnswerReview(r.Context(), answer)
+	r = withSummary(r, out.Summary)
+	v, err := s.reviewPageView(r)
 	if err != nil {
 		return err
-	}
-	if r, _, err = s.reloadLearner(r); err != nil {
-		return err
-	}
-
-	answered := &ReviewItemView{Key: key, LessonTitle: lesson.Title, LessonSlug: lesson.Slug, Question: q.View(), Feedback: &fb, Form: form}
-	if !applied {
-		return s.reviewAlreadyCounted(w, r, l.ID)
 	}
 	switch {
-	case fb.Right:
-		answered.Outcome = fmt.Sprintf("Right. Next review in %s.", untilText(after.Card.Due.Sub(now)))
+	case out.NotDue:
+		v.Notice = "That item is not due yet; it comes back on its own day. Answers before then change nothing."
+	case !out.Counted:
+		v.Notice = "That answer was already counted; each answer reschedules its item once."
 	default:
-		answered.Outcome = "Not this time. The item comes back soon."
-	}
-	if granted {
-		answered.Outcome += fmt.Sprintf(" +%d XP.", answer.Award.Amount)
-	}
-	v := ReviewView{Page: s.page(r, "Review", "review"), Answered: answered}
-	if v.Due, v.Total, err = s.store.ReviewCounts(r.Context(), l.ID, now); err != nil {
-		return err
-	}
-	if v.Item, err = s.nextReview(r, l.ID); err != nil {
-		return err
-	}
-	return render(w, r, reviewPage(v))
-}
-
-// reviewAlreadyCounted answers a doubled review post: nothing changes, and
-// the page says so and serves the next item.
-func (s *Server) reviewAlreadyCounted(w http.ResponseWriter, r *http.Request, id string) error {
-	v := ReviewView{Page: s.page(r, "Review", "review"), Notice: "That answer was already counted; each answer reschedules its item once."}
-	var err error
-	if v.Due, v.Total, err = s.store.ReviewCounts(r.Context(), id, s.now()); err != nil {
-		return err
-	}
-	if v.Item, err = s.nextReview(r, id); err != nil {
-		return err
+		it := out.Item
+		answered := &ReviewItemView{Key: it.Key, LessonTitle: it.Lesson.Title, LessonSlug: it.Lesson.Slug, Question: it.Question.View(),
+			Feedback: &out.Feedback, Form: &WidgetView{Kind: "review", ID: "review", Action: "/review", Answers: out.Kept, Checked: true}}
+		if out.Feedback.Right {
+			answered.Outcome = fmt.Sprintf("Right. Next review in %s.", untilText(out.After.Due.Sub(s.now())))
+		} else {
+			answered.Outcome = "Not this time. The item comes back soon."
+		}
+		if out.Awarded > 0 {
+			answered.Outcome += fmt.Sprintf(" +%d XP.", out.Awarded)
+		}
+		v.Answered = answered
 	}
 	return render(w, r, reviewPage(v))
 }

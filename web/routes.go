@@ -1,6 +1,10 @@
 package web
 
-import "net/http"
+import (
+	"net/http"
+
+	"learn/grading"
+)
 
 // routes lists every route of the app in one place.
 func (s *Server) routes() http.Handler {
@@ -14,8 +18,8 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /lessons/{slug}", s.handle(s.lessonShow))
 	mux.Handle("POST /lessons/{slug}/widgets/{id}", s.handle(s.widgetCheck))
 	mux.Handle("POST /lessons/{slug}/exercises/{id}", s.handle(s.exerciseForm))
-	mux.Handle("POST /api/exercises/{id}/run", s.handle(s.apiExercise(modeRun)))
-	mux.Handle("POST /api/exercises/{id}/submit", s.handle(s.apiExercise(modeSubmit)))
+	mux.Handle("POST /api/exercises/{id}/run", s.handle(s.apiExercise(grading.Run)))
+	mux.Handle("POST /api/exercises/{id}/submit", s.handle(s.apiExercise(grading.Submit)))
 	mux.Handle("GET /review", s.handle(s.reviewShow))
 	mux.Handle("POST /review", s.handle(s.reviewAnswer))
 	mux.Handle("GET /progress", s.handle(s.progressShow))

@@ -6,17 +6,15 @@
 // once with the request's method and path, and renders every page into a
 // buffer first so that a failed render never sends half a page.
 //
-// The server composes the other packages: it asks lessons for content, quiz
-// for verdicts, sandbox for program output and store for the learner's
-// progress; it never runs SQL, goldmark or wazero itself.
+// Handlers are thin: they parse the request, call a use case of the
+// application core (package progress) with the acting user, build a view
+// model and render it. The server never runs SQL, goldmark or wazero
+// itself, and imports no database package.
 //
-// Two caches keep a page view cheap. A learner's summary (header figures,
-// opened lessons, attempt counts, saved code) is kept for a minute and
-// forgotten at once when that learner writes anything through this server;
-// with several servers sharing a database, another server's write shows
-// within that minute. A lesson page is drawn once per lesson as a skeleton
-// with holes for the learner's parts (skeleton.go), so a view writes static
-// bytes and fills a few holes instead of drawing every widget.
+// A lesson page is drawn once per lesson as a skeleton with holes for the
+// learner's parts (skeleton.go), so a view writes static bytes and fills a
+// few holes instead of drawing every widget; the learner's figures come
+// from the core's summary, which it caches for a minute.
 // Every response carries security headers (a Content-Security-Policy that
 // allows no inline script, nosniff, a same-origin referrer policy, no
 // framing); unsafe cross-origin requests are refused by
@@ -28,12 +26,11 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"sync/atomic"
 	"time"
 
 	"learn/lessons"
+	"learn/progress"
 	"learn/static"
-	"learn/store"
 )
 
 // DefaultMaxBodyBytes caps every request body; form posts and code
@@ -47,11 +44,10 @@ type ReadyCheck struct {
 	Check func(ctx context.Context) error
 }
 
-// Config is what the server is built from. Course, Store and Assets are
-// required.
+// Config is what the server is built from. App and Assets are required.
 type Config struct {
-	Course *lessons.Course
-	Store  *store.Store
+	// App runs the use cases; the server reads the course from it.
+	App    *progress.Service
 	Assets *static.Assets
 	Logger *slog.Logger
 	// CookieKey signs the learner cookie (32 or 64 random bytes).
@@ -60,11 +56,6 @@ type Config struct {
 	MaxBodyBytes int64
 	// Ready lists extra readiness checks for /readyz besides the database.
 	Ready []ReadyCheck
-	// Now returns the current time; nil means time.Now.
-	Now func() time.Time
-	// Grader runs learners' Python; nil serves exercises without running
-	// them (the panel says so).
-	Grader Grader
 	// RunsPerMinute and RunBurst limit how often one learner may run code;
 	// 0 means DefaultRunsPerMinute and DefaultRunBurst.
 	RunsPerMinute, RunBurst int
@@ -72,38 +63,33 @@ type Config struct {
 
 // Server handles every HTTP request of the app.
 type Server struct {
-	course  atomic.Pointer[lessons.Course]
-	store   *store.Store
+	app     *progress.Service
 	assets  *static.Assets
 	log     *slog.Logger
 	ids     *identity
 	maxBody int64
 	ready   []ReadyCheck
-	now     func() time.Time
 	handler http.Handler
 
-	summaries summaries
-	pages     pageCache
-	grader    Grader
-	runs      runLimiter
+	pages pageCache
+	runs  runLimiter
 }
 
 // New builds a server from cfg.
 func New(cfg Config) (*Server, error) {
-	if cfg.Course == nil || cfg.Store == nil || cfg.Assets == nil {
-		return nil, fmt.Errorf("web: new server: course, store and assets are required")
+	if cfg.App == nil || cfg.Assets == nil {
+		return nil, fmt.Errorf("web: new server: app and assets are required")
 	}
 	if len(cfg.CookieKey) < 32 {
 		return nil, fmt.Errorf("web: new server: the cookie key must have at least 32 bytes, got %d", len(cfg.CookieKey))
 	}
 	s := &Server{
-		store:   cfg.Store,
+		app:     cfg.App,
 		assets:  cfg.Assets,
 		log:     cfg.Logger,
 		ids:     newIdentity(cfg.CookieKey),
 		maxBody: cfg.MaxBodyBytes,
 		ready:   cfg.Ready,
-		now:     cfg.Now,
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -111,10 +97,6 @@ func New(cfg Config) (*Server, error) {
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
 	}
-	if s.now == nil {
-		s.now = time.Now
-	}
-	s.grader = cfg.Grader
 	s.runs = runLimiter{perMin: cfg.RunsPerMinute, burst: cfg.RunBurst}
 	if s.runs.perMin <= 0 {
 		s.runs.perMin = DefaultRunsPerMinute
@@ -122,13 +104,19 @@ func New(cfg Config) (*Server, error) {
 	if s.runs.burst <= 0 {
 		s.runs.burst = DefaultRunBurst
 	}
-	s.course.Store(cfg.Course)
 	s.handler = s.routes()
 	return s, nil
 }
 
-// SetCourse replaces the course being served, for reloading in development.
-func (s *Server) SetCourse(c *lessons.Course) { s.course.Store(c) }
+// SetCourse replaces the course being served, for reloading in
+// development; the old course stays when the new one cannot be graded.
+func (s *Server) SetCourse(c *lessons.Course) error { return s.app.SetCourse(c) }
+
+// course returns the course being served.
+func (s *Server) course() *lessons.Course { return s.app.Course() }
+
+// now is the core's clock.
+func (s *Server) now() time.Time { return s.app.Now() }
 
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -143,7 +131,7 @@ func (s *Server) page(r *http.Request, title, nav string) Page {
 		// The highlighter's stylesheet first, so the app's own rules (theme
 		// colours with enough contrast) win where both apply.
 		Stylesheet: []string{s.assets.URL("highlight.css"), s.assets.URL("app.css")},
-		Learner:    learnerFrom(r.Context()).badgeOrNew(),
+		Learner:    badgeFrom(r.Context()),
 		Icon:       s.assets.URL("favicon.svg"),
 	}
 	if s.assets.Has("app.js") {

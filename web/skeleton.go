@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"learn/lessons"
+	"learn/progress"
 	"learn/quiz"
 )
 
@@ -128,14 +129,10 @@ func (s *Server) lessonSkeleton(r *http.Request, lesson *lessons.Lesson) (*skele
 
 // drawnQuiz returns the quiz drawn in the order the learner sees it.
 func (s *Server) drawnQuiz(r *http.Request, lesson *lessons.Lesson, w *lessons.Widget, attempt int) ([]byte, error) {
-	l := learnerFrom(r.Context())
 	q := w.Value.(*quiz.Quiz)
-	order := identityOrder(len(q.Questions))
-	if l.Known {
-		// A first visit shows the authored order; the form posts the order
-		// it showed, so results line up whatever the order was.
-		order = quiz.Order(q, quiz.AttemptSeed(l.ID, attempt))
-	}
+	// A first visit shows the authored order; the form posts the order it
+	// showed, so results line up whatever the order was.
+	order := progress.QuizOrder(progress.ActorFrom(r.Context()), q, attempt)
 	key := quizKey{lesson: lesson, id: w.ID, order: fmt.Sprint(order), attempt: attempt}
 	s.pages.mu.Lock()
 	b, ok := s.pages.quizzes[key]
@@ -143,9 +140,7 @@ func (s *Server) drawnQuiz(r *http.Request, lesson *lessons.Lesson, w *lessons.W
 	if ok {
 		return b, nil
 	}
-	v := widgetView(lesson, w, l.ID, attempt, "")
-	qv := q.View(order)
-	v.Quiz = &qv
+	v := widgetView(lesson, w, order, attempt, "")
 	var buf bytes.Buffer
 	if err := widget(v).Render(r.Context(), &buf); err != nil {
 		return nil, fmt.Errorf("web: draw quiz of %s: %w", lesson.Slug, err)
@@ -159,35 +154,24 @@ func (s *Server) drawnQuiz(r *http.Request, lesson *lessons.Lesson, w *lessons.W
 	return buf.Bytes(), nil
 }
 
-func identityOrder(n int) []int {
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	return order
-}
-
 // serveLesson writes a lesson page from its skeleton.
 func (s *Server) serveLesson(w http.ResponseWriter, r *http.Request, lesson *lessons.Lesson) error {
 	sk, err := s.lessonSkeleton(r, lesson)
 	if err != nil {
 		return err
 	}
-	l := learnerFrom(r.Context())
-	attempt, err := s.quizAttempt(r, lesson)
-	if err != nil {
-		return err
-	}
-	badge := l.badgeOrNew()
+	a, sum := progress.ActorFrom(r.Context()), summaryFrom(r.Context())
+	attempt := quizAttempt(a, sum, lesson)
+	figures := badge(sum)
 	var nonce string
 	buf := pageBuffers.Get().(*bytes.Buffer)
 	defer putPageBuffer(buf)
 	err = sk.write(buf, func(h string, buf *bytes.Buffer) error {
 		switch {
 		case h == holeStats:
-			return learnerStats(badge).Render(r.Context(), buf)
+			return learnerStats(figures).Render(r.Context(), buf)
 		case h == holeReviews:
-			return reviewCount(badge).Render(r.Context(), buf)
+			return reviewCount(figures).Render(r.Context(), buf)
 		case h == holeNonce:
 			if nonce == "" {
 				var err error
@@ -207,11 +191,11 @@ func (s *Server) serveLesson(w http.ResponseWriter, r *http.Request, lesson *les
 			}
 			buf.Write(b)
 		case strings.HasPrefix(h, holeCode):
-			ex, _, ok := s.course.Load().Exercise(strings.TrimPrefix(h, holeCode))
+			ex, _, ok := s.course().Exercise(strings.TrimPrefix(h, holeCode))
 			if !ok {
 				return fmt.Errorf("web: skeleton of %s names a missing exercise %q", lesson.Slug, h)
 			}
-			buf.WriteString(template.HTMLEscapeString(learnerCode(l, ex)))
+			buf.WriteString(template.HTMLEscapeString(learnerCode(sum, ex)))
 		default:
 			return fmt.Errorf("web: skeleton of %s has an unknown hole %q", lesson.Slug, h)
 		}

@@ -21,7 +21,7 @@ func TestSkeletonMatchesFullPage(t *testing.T) {
 	c.post(widgetAction(lesson.Slug, w.ID), rightAnswers(w), "")                    // XP, streak
 	c.post(widgetAction(lesson.Slug, w.ID), map[string][]string{"tz": {"UTC"}}, "") // reviews due
 	nonce := regexp.MustCompile(`[A-Za-z0-9+/]{22}==`)
-	for _, l := range s.course.Load().Lessons {
+	for _, l := range s.course().Lessons {
 		t.Run(l.Slug, func(t *testing.T) {
 			_, served := c.get("/lessons/" + l.Slug)
 			req := httptest.NewRequest(http.MethodGet, "/lessons/"+l.Slug, nil)
@@ -45,36 +45,3 @@ func TestSkeletonMatchesFullPage(t *testing.T) {
 	}
 }
 
-func TestPostedOrder(t *testing.T) {
-	q := &quiz.Quiz{Questions: []quiz.Question{{ID: "a"}, {ID: "b"}, {ID: "c"}}}
-	tests := []struct {
-		posted string
-		want   []int
-		ok     bool
-	}{
-		{"c,a,b", []int{2, 0, 1}, true},
-		{"a,b,c", []int{0, 1, 2}, true},
-		{"", nil, false},
-		{"a,b", nil, false},
-		{"a,a,b", nil, false},
-		{"a,b,x", nil, false},
-	}
-	for _, tt := range tests {
-		got, ok := postedOrder(q, tt.posted)
-		if ok != tt.ok || (ok && !equalInts(got, tt.want)) {
-			t.Errorf("postedOrder(%q) = %v, %v; want %v, %v", tt.posted, got, ok, tt.want, tt.ok)
-		}
-	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}

@@ -1,18 +1,11 @@
 package web
 
 import (
-	"context"
+	"encoding/json"
 	"strings"
 
-	"learn/lessons"
 	"learn/sandbox"
 )
-
-// MCPGrader is what MCP exercises need from the sandbox: the host plays
-// the client of the learner's server (see sandbox.GradeMCP).
-type MCPGrader interface {
-	GradeMCP(ctx context.Context, code string, calls []sandbox.MCPCall, opt sandbox.MCPOptions) (sandbox.MCPReport, error)
-}
 
 // MCPCallView is one of the host's calls as the panel lists it before a run.
 type MCPCallView struct {
@@ -125,29 +118,15 @@ func mcpPanel(r sandbox.MCPReport) *MCPPanel {
 	}
 }
 
-// mcpCalls converts an exercise's calls for the sandbox: every call on
-// submit, those not hidden on run.
-func mcpCalls(m *lessons.MCPExercise, mode string) []sandbox.MCPCall {
-	src := m.SampleCalls()
-	if mode == modeSubmit {
-		src = m.Calls
-	}
-	out := make([]sandbox.MCPCall, len(src))
-	for i, c := range src {
-		out[i] = sandbox.MCPCall(c)
-	}
-	return out
-}
-
 // mcpCallViews lists the calls "Run" sends, for the panel.
-func mcpCallViews(m *lessons.MCPExercise) []MCPCallView {
+func mcpCallViews(calls []sandbox.MCPCall) []MCPCallView {
 	var out []MCPCallView
-	for _, c := range mcpCalls(m, modeRun) {
+	for _, c := range calls {
 		req := c.Method
 		if req == "" || req == sandbox.MethodToolsCall {
 			req = "tools/call " + c.Tool
 			if len(c.Arguments) > 0 {
-				req += " " + jsonString(c.Arguments)
+				req += " " + compactJSON(c.Arguments)
 			}
 		}
 		out = append(out, MCPCallView{Name: c.Name, Request: req, Expect: expectText(c)})
@@ -169,4 +148,13 @@ func expectText(c sandbox.MCPCall) string {
 		parts = append(parts, "hints that fit what the tool does")
 	}
 	return strings.Join(parts, "; ")
+}
+
+// compactJSON returns v as one line of JSON ("null" if it cannot be encoded).
+func compactJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "null"
+	}
+	return string(b)
 }

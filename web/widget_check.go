@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
-	"learn/quiz"
+	"learn/progress"
 )
 
 // checkResponse is the JSON the page script uses to show feedback in place.
@@ -22,71 +23,34 @@ type checkResponse struct {
 	Learner LearnerBadge `json:"learner"`
 }
 
-// widgetCheck grades a posted widget, stores the attempt with its award and
-// review items in one transaction, and answers with the lesson page (a
-// plain form post) or JSON (the in-place script).
+// widgetCheck grades a posted widget through the core and answers with the
+// lesson page (a plain form post) or JSON (the in-place script).
 func (s *Server) widgetCheck(w http.ResponseWriter, r *http.Request) error {
-	course := s.course.Load()
-	lesson, ok := course.Lesson(r.PathValue("slug"))
-	if !ok {
-		return notFoundError("There is no such lesson. The course home lists every lesson.")
-	}
-	block, ok := lesson.Widget(r.PathValue("id"))
-	if !ok {
-		return notFoundError("This lesson has no such exercise. Reload the lesson to get its current version.")
-	}
 	if err := r.ParseForm(); err != nil {
 		return &Error{Status: http.StatusBadRequest, Message: "The form could not be read. Reload the page and try again.", Err: err}
 	}
-	l := learnerFrom(r.Context())
-	now := s.now()
-	res, err := gradeWidget(lesson, block, r.PostForm, l.ID, now)
+	attempt, _ := strconv.Atoi(r.PostForm.Get("attempt"))
+	out, err := s.app.CheckWidget(r.Context(), progress.ActorFrom(r.Context()), progress.WidgetPost{
+		LessonSlug: r.PathValue("slug"), WidgetID: r.PathValue("id"), Answers: progress.Answers(r.PostForm),
+		Attempt: attempt, Order: r.PostForm.Get("order"), TimeZone: r.PostForm.Get("tz"),
+	})
 	if err != nil {
 		return err
 	}
-	if err := s.rememberZone(r, l, r.PostForm.Get("tz")); err != nil {
-		return err
-	}
-	granted, err := s.store.RecordAttempt(r.Context(), res.attempt, res.effects)
-	if err != nil {
-		return err
-	}
-	r, badge, err := s.reloadLearner(r)
-	if err != nil {
-		return err
-	}
-	awarded := 0
-	if granted {
-		awarded = res.effects.Award.Amount
-		res.view.Outcome += fmt.Sprintf(" +%d XP.", awarded)
-	}
+	r = withSummary(r, out.Summary)
+	view := checkedView(out, r.PostForm.Get("tz"))
 	if wantsJSON(r) {
 		var buf bytes.Buffer
-		if err := widget(res.view).Render(r.Context(), &buf); err != nil {
-			return fmt.Errorf("web: render widget %s: %w", res.view.ID, err)
+		if err := widget(view).Render(r.Context(), &buf); err != nil {
+			return fmt.Errorf("web: render widget %s: %w", view.ID, err)
 		}
 		w.Header().Set("Cache-Control", "no-store")
 		return writeJSON(w, http.StatusOK, checkResponse{
-			HTML: buf.String(), Passed: res.view.Passed, Outcome: res.view.Outcome, Awarded: awarded, Learner: badge,
+			HTML: buf.String(), Passed: view.Passed, Outcome: view.Outcome, Awarded: out.Awarded, Learner: badge(out.Summary),
 		})
 	}
 	// A plain post: redraw the whole lesson with this widget's feedback.
-	return s.renderLesson(w, r, lesson, lessonOverrides{widget: res.view})
-}
-
-// rememberZone stores the browser's time zone when it is a real IANA name
-// that differs from the one on record.
-func (s *Server) rememberZone(r *http.Request, l learner, zone string) error {
-	if zone == "" || zone == l.zone || len(zone) > 64 {
-		return nil
-	}
-	if _, ok := quiz.Zone(zone); !ok {
-		return nil
-	}
-	if _, err := s.store.EnsureLearner(r.Context(), l.ID, s.now()); err != nil {
-		return err
-	}
-	return s.store.SetTimeZone(r.Context(), l.ID, zone)
+	return s.renderLesson(w, r, out.Lesson, lessonOverrides{widget: view})
 }
 
 // wantsJSON reports whether the client asked for JSON rather than a page.

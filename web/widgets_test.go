@@ -60,7 +60,7 @@ func (c *client) post(path string, form url.Values, accept string) (int, string)
 // firstWidget returns the first widget of a kind in the built-in course.
 func firstWidget(t *testing.T, s *Server, kind string) (*lessons.Lesson, *lessons.Widget) {
 	t.Helper()
-	for _, l := range s.course.Load().Lessons {
+	for _, l := range s.course().Lessons {
 		for _, seg := range l.Segments {
 			if seg.Widget != nil && seg.Widget.Kind == kind {
 				return l, seg.Widget
@@ -164,7 +164,7 @@ func TestPagesCarryNoKeys(t *testing.T) {
 	defer ts.Close()
 	c := newClient(t, ts.URL)
 	checked := 0
-	for _, l := range s.course.Load().Lessons {
+	for _, l := range s.course().Lessons {
 		status, body := c.get("/lessons/" + l.Slug)
 		if status != 200 {
 			t.Fatalf("GET %s = %d", l.Slug, status)

@@ -9,6 +9,7 @@ import (
 
 	"strings"
 
+	"learn/grading"
 	"learn/lessons"
 	"learn/quiz"
 	"learn/sandbox"
@@ -136,13 +137,19 @@ func checkExercises(ctx context.Context, cfg sandbox.Config, course *lessons.Cou
 	type job struct {
 		lesson *lessons.Lesson
 		ex     *lessons.Exercise
+		plan   *grading.Plan
 		line   int
+	}
+	book, err := grading.Compile(course)
+	if err != nil {
+		return nil, err
 	}
 	var jobs []job
 	for _, l := range course.Lessons {
 		for _, s := range l.Segments {
 			if s.Widget != nil && s.Widget.Exercise != nil {
-				jobs = append(jobs, job{l, s.Widget.Exercise, s.Widget.Line})
+				plan, _ := book.Plan(s.Widget.Exercise.ID)
+				jobs = append(jobs, job{l, s.Widget.Exercise, plan, s.Widget.Line})
 			}
 		}
 	}
@@ -156,22 +163,22 @@ func checkExercises(ctx context.Context, cfg sandbox.Config, course *lessons.Cou
 	var problems []lessons.Problem
 	for _, j := range jobs {
 		bar.step(j.ex.ID + ": reference solution")
-		report, err := gradeAll(ctx, box, j.ex, j.ex.Solution)
+		res, err := j.plan.GradeWaiting(ctx, box, j.ex.Solution, grading.Submit)
 		if err != nil {
 			return nil, fmt.Errorf("check %s: %w", j.ex.ID, err)
 		}
-		for _, c := range report.Cases {
+		for _, c := range res.Report.Cases {
 			if c.Verdict != sandbox.VerdictPassed {
 				problems = append(problems, lessons.Problem{File: j.lesson.File, Line: j.line,
 					Message: fmt.Sprintf("exercise %s: the reference solution fails case %q (%s): %s", j.ex.ID, c.Name, c.Verdict, c.Message)})
 			}
 		}
 		bar.step(j.ex.ID + ": starter code")
-		report, err = gradeAll(ctx, box, j.ex, j.ex.Starter)
+		res, err = j.plan.GradeWaiting(ctx, box, j.ex.Starter, grading.Submit)
 		if err != nil {
 			return nil, fmt.Errorf("check %s: %w", j.ex.ID, err)
 		}
-		if report.Passed {
+		if res.Passed() {
 			problems = append(problems, lessons.Problem{File: j.lesson.File, Line: j.line,
 				Message: fmt.Sprintf("exercise %s: the starter code already passes every case; give learners something to fix", j.ex.ID)})
 		}
@@ -180,17 +187,17 @@ func checkExercises(ctx context.Context, cfg sandbox.Config, course *lessons.Cou
 	return problems, nil
 }
 
-// progress draws "[#####-----] 3/10 what" on a terminal, or one line per
+// progressBar draws "[#####-----] 3/10 what" on a terminal, or one line per
 // step elsewhere (logs, CI).
-type progress struct {
+type progressBar struct {
 	w     io.Writer
 	total int
 	n     int
 	tty   bool
 }
 
-func newProgress(w io.Writer, total int) *progress {
-	p := &progress{w: w, total: total}
+func newProgress(w io.Writer, total int) *progressBar {
+	p := &progressBar{w: w, total: total}
 	if f, ok := w.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
 			p.tty = true
@@ -199,7 +206,7 @@ func newProgress(w io.Writer, total int) *progress {
 	return p
 }
 
-func (p *progress) step(what string) {
+func (p *progressBar) step(what string) {
 	const width = 24
 	filled := 0
 	if p.total > 0 {
@@ -216,7 +223,7 @@ func (p *progress) step(what string) {
 	}
 }
 
-func (p *progress) done() {
+func (p *progressBar) done() {
 	p.n = p.total
 	p.step("done")
 	if p.tty {

@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
+	"learn/grading"
 	"learn/lessons"
 	"learn/sandbox"
 )
@@ -65,7 +65,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer box.Close(context.Background())
-	res, err := box.Run(ctx, string(code), string(stdin))
+	res, err := grading.RunProgram(ctx, box, string(code), string(stdin))
 	if err != nil {
 		return fmt.Errorf("run %s: %w", fs.Arg(0), err)
 	}
@@ -103,7 +103,11 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("load %s:\n%w", name, err)
 	}
-	ex, _, ok := course.Exercise(fs.Arg(0))
+	book, err := grading.Compile(course)
+	if err != nil {
+		return fmt.Errorf("grade: %w", err)
+	}
+	plan, ok := book.Plan(fs.Arg(0))
 	if !ok {
 		var ids []string
 		for _, l := range course.Lessons {
@@ -122,7 +126,8 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer box.Close(context.Background())
-	report, err := gradeAll(ctx, box, ex, string(code))
+	res, err := plan.GradeWaiting(ctx, box, string(code), grading.Submit)
+	report := res.Report
 	if err != nil {
 		return fmt.Errorf("grade: %w", err)
 	}
@@ -139,31 +144,6 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return errProblems
 	}
 	return nil
-}
-
-// gradeAll grades code against every case of the exercise.
-func gradeAll(ctx context.Context, box *sandbox.Sandbox, ex *lessons.Exercise, code string) (sandbox.Report, error) {
-	if ex.MCP != nil {
-		return gradeMCP(ctx, box, ex, code)
-	}
-	cmp, err := sandbox.ParseComparison(ex.Comparison())
-	if err != nil {
-		return sandbox.Report{}, err
-	}
-	var cases []sandbox.Case
-	for _, c := range ex.Samples {
-		cases = append(cases, sandbox.Case{Name: c.Name, Stdin: c.Stdin, Expected: c.Expected, Schema: ex.Schema, Checks: (*sandbox.Checks)(c.Checks)})
-	}
-	for _, c := range ex.Hidden {
-		cases = append(cases, sandbox.Case{Name: c.Name, Stdin: c.Stdin, Expected: c.Expected, Hidden: true, Schema: ex.Schema, Checks: (*sandbox.Checks)(c.Checks)})
-	}
-	var busy *sandbox.BusyError
-	for {
-		report, err := box.Grade(ctx, code, cases, cmp)
-		if !errors.As(err, &busy) {
-			return report, err
-		}
-	}
 }
 
 // printReport writes one line per case and the detail of failures.

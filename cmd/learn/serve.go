@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"learn/lessons"
+	"learn/progress"
 	"learn/sandbox"
 	"learn/static"
 	"learn/store"
@@ -125,9 +126,12 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 			log.Error("sandbox warm-up failed; exercises cannot run until this is fixed", "err", err)
 		}
 	}()
+	app, err := progress.New(progress.Config{Course: course, Store: st, Grader: box})
+	if err != nil {
+		return err
+	}
 	srv, err := web.New(web.Config{
-		Course: course, Store: st, Assets: assets, Logger: log, CookieKey: key,
-		Grader: box, RunsPerMinute: cfg.runsPerMinute,
+		App: app, Assets: assets, Logger: log, CookieKey: key, RunsPerMinute: cfg.runsPerMinute,
 		Ready: []web.ReadyCheck{{Name: "sandbox", Check: func(context.Context) error {
 			if !box.Ready() {
 				return fmt.Errorf("the Python interpreter is still warming up")
@@ -197,11 +201,13 @@ func watchCourse(ctx context.Context, dir string, srv *web.Server, log *slog.Log
 		}
 		last = stamp
 		course, err := lessons.Load(os.DirFS(dir))
+		if err == nil {
+			err = srv.SetCourse(course)
+		}
 		if err != nil {
 			log.Warn("course not reloaded: fix these problems", "problems", err.Error())
 			continue
 		}
-		srv.SetCourse(course)
 		log.Info("course reloaded", "lessons", len(course.Lessons))
 	}
 }

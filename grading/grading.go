@@ -1,0 +1,221 @@
+// Package grading is the one path from a lesson's exercise to a verdict: it
+// turns each exercise of a course into a Plan once, when the course loads
+// (comparison mode parsed, sandbox cases and MCP calls built), and grades
+// code against a plan in the sandbox. The web server's run and submit, and
+// the command line's check, grade and run, all grade through here, so the
+// command line grades exactly as the server does.
+//
+// Grading happens on the host: the guest only produces output, and the
+// sandbox compares it with the expected result. Results for learners are
+// redacted (hidden cases keep only their name, verdict and message).
+package grading
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"learn/lessons"
+	"learn/sandbox"
+)
+
+// Mode says which cases a grading runs.
+type Mode string
+
+// Modes. Run grades the sample cases only; Submit grades every case,
+// hidden ones included, and is the one that can solve an exercise.
+const (
+	Run    Mode = "run"
+	Submit Mode = "submit"
+)
+
+// ParseMode returns the mode named s; anything but "submit" is Run.
+func ParseMode(s string) Mode {
+	if s == string(Submit) {
+		return Submit
+	}
+	return Run
+}
+
+// Runner is what grading needs from the sandbox; *sandbox.Sandbox is one.
+type Runner interface {
+	// Grade runs code on every case and compares its output (see
+	// sandbox.Sandbox.Grade for the errors).
+	Grade(ctx context.Context, code string, cases []sandbox.Case, cmp sandbox.Comparison) (sandbox.Report, error)
+	// GradeMCP runs code as an MCP server and plays the client (see
+	// sandbox.Sandbox.GradeMCP).
+	GradeMCP(ctx context.Context, code string, calls []sandbox.MCPCall, opt sandbox.MCPOptions) (sandbox.MCPReport, error)
+	// Run runs a program once with stdin.
+	Run(ctx context.Context, code, stdin string) (sandbox.RunResult, error)
+}
+
+// Plan is one exercise made ready to grade.
+type Plan struct {
+	// Exercise is the exercise the plan grades.
+	Exercise *lessons.Exercise
+
+	cmp         sandbox.Comparison
+	sample, all []sandbox.Case
+	mcp         bool
+	mcpSample   []sandbox.MCPCall
+	mcpAll      []sandbox.MCPCall
+	mcpOptions  sandbox.MCPOptions
+}
+
+// NewPlan builds the plan of one exercise. It fails when the exercise's
+// comparison mode is not one the sandbox knows.
+func NewPlan(ex *lessons.Exercise) (*Plan, error) {
+	p := &Plan{Exercise: ex}
+	if ex.MCP != nil {
+		p.mcp = true
+		for _, c := range ex.MCP.Calls {
+			call := sandbox.MCPCall(c)
+			p.mcpAll = append(p.mcpAll, call)
+			if !c.Hidden {
+				p.mcpSample = append(p.mcpSample, call)
+			}
+		}
+		p.mcpOptions = sandbox.MCPOptions{Version: ex.MCP.Version}
+		return p, nil
+	}
+	cmp, err := sandbox.ParseComparison(ex.Comparison())
+	if err != nil {
+		return nil, fmt.Errorf("grading: exercise %s: %w", ex.ID, err)
+	}
+	p.cmp = cmp
+	for _, c := range ex.Samples {
+		p.sample = append(p.sample, sandboxCase(ex, c, false))
+	}
+	p.all = append(p.all, p.sample...)
+	for _, c := range ex.Hidden {
+		p.all = append(p.all, sandboxCase(ex, c, true))
+	}
+	return p, nil
+}
+
+func sandboxCase(ex *lessons.Exercise, c lessons.ExerciseCase, hidden bool) sandbox.Case {
+	return sandbox.Case{Name: c.Name, Stdin: c.Stdin, Expected: c.Expected, Hidden: hidden,
+		Schema: ex.Schema, Checks: (*sandbox.Checks)(c.Checks)}
+}
+
+// MCP reports whether the exercise is an MCP playground.
+func (p *Plan) MCP() bool { return p.mcp }
+
+// MCPCalls returns the host's calls a mode sends, for an MCP exercise.
+func (p *Plan) MCPCalls(m Mode) []sandbox.MCPCall {
+	if m == Submit {
+		return p.mcpAll
+	}
+	return p.mcpSample
+}
+
+// Result is a graded run or submission.
+type Result struct {
+	Mode   Mode
+	Report sandbox.Report
+	// MCP is the transcript of an MCP exercise; nil otherwise.
+	MCP *sandbox.MCPReport
+}
+
+// Passed reports whether every case passed.
+func (r Result) Passed() bool { return r.Report.Passed }
+
+// Redacted returns the result as a learner may see it: hidden cases keep
+// only their name, verdict and message, and hidden MCP calls leave the
+// transcript.
+func (r Result) Redacted() Result {
+	out := r
+	out.Report = r.Report.Redacted()
+	if r.MCP != nil {
+		m := r.MCP.Redacted()
+		out.MCP = &m
+		out.Report = m.Report
+	}
+	return out
+}
+
+// Grade grades code against the plan's cases for the mode. Errors are the
+// sandbox's: a *sandbox.BusyError (matching sandbox.ErrBusy) when the
+// queue is full, sandbox.ErrCodeTooLarge, or a failure of the sandbox
+// itself. A learner's broken code is no error: it is a verdict.
+func (p *Plan) Grade(ctx context.Context, r Runner, code string, m Mode) (Result, error) {
+	res := Result{Mode: m}
+	if p.mcp {
+		rep, err := r.GradeMCP(ctx, code, p.MCPCalls(m), p.mcpOptions)
+		if err != nil {
+			return res, err
+		}
+		res.Report, res.MCP = rep.Report, &rep
+		return res, nil
+	}
+	cases := p.sample
+	if m == Submit {
+		cases = p.all
+	}
+	rep, err := r.Grade(ctx, code, cases, p.cmp)
+	if err != nil {
+		return res, err
+	}
+	res.Report = rep
+	return res, nil
+}
+
+// GradeWaiting is Grade for the command line: while the sandbox is busy it
+// waits and tries again, until ctx ends.
+func (p *Plan) GradeWaiting(ctx context.Context, r Runner, code string, m Mode) (Result, error) {
+	for {
+		res, err := p.Grade(ctx, r, code, m)
+		var busy *sandbox.BusyError
+		if !errors.As(err, &busy) {
+			return res, err
+		}
+		wait := busy.RetryAfter
+		if wait <= 0 || wait > time.Second {
+			wait = 50 * time.Millisecond
+		}
+		select {
+		case <-ctx.Done():
+			return res, ctx.Err()
+		case <-time.After(wait):
+		}
+	}
+}
+
+// RunProgram runs code once with stdin under the sandbox's limits, as
+// "learn run" does.
+func RunProgram(ctx context.Context, r Runner, code, stdin string) (sandbox.RunResult, error) {
+	return r.Run(ctx, code, stdin)
+}
+
+// Book holds the plans of every exercise of one course.
+type Book struct {
+	plans map[string]*Plan
+	order []*Plan
+}
+
+// Compile builds the plan of every exercise of the course, in course
+// order. It fails on the first exercise that cannot be planned.
+func Compile(c *lessons.Course) (*Book, error) {
+	b := &Book{plans: map[string]*Plan{}}
+	for _, l := range c.Lessons {
+		for _, ex := range l.Exercises() {
+			p, err := NewPlan(ex)
+			if err != nil {
+				return nil, err
+			}
+			b.plans[ex.ID] = p
+			b.order = append(b.order, p)
+		}
+	}
+	return b, nil
+}
+
+// Plan returns the plan of the exercise with this id.
+func (b *Book) Plan(id string) (*Plan, bool) {
+	p, ok := b.plans[id]
+	return p, ok
+}
+
+// Plans returns every plan in course order.
+func (b *Book) Plans() []*Plan { return b.order }

@@ -1,0 +1,201 @@
+package progress
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"learn/quiz"
+)
+
+// ErrNotFound is returned (wrapped) by a Store when a looked-up row does not
+// exist. Use cases turn it into an *Error of kind NotFound where a user can
+// act on it.
+var ErrNotFound = errors.New("progress: not found")
+
+// Store is everything the use cases need to remember. Every backend (SQLite
+// in package store, and any later one) implements it and passes the
+// conformance suite in progress/storetest unchanged.
+//
+// Unless a method says otherwise, errors are wrapped with the backend's
+// context; ErrNotFound (matched with errors.Is) is the only error a caller
+// is expected to handle. Methods are safe for concurrent use. Times are
+// stored to the nanosecond and come back in UTC.
+type Store interface {
+	// Ping reports whether the backend answers.
+	Ping(ctx context.Context) error
+
+	// EnsureLearner creates the learner with this id if it does not exist
+	// yet (time zone "UTC") and returns it.
+	EnsureLearner(ctx context.Context, id string, now time.Time) (Learner, error)
+	// FindLearner returns the learner, or an error wrapping ErrNotFound.
+	FindLearner(ctx context.Context, id string) (Learner, error)
+	// SetTimeZone records the learner's IANA zone name (validated by the
+	// caller); an unknown learner is an error wrapping ErrNotFound.
+	SetTimeZone(ctx context.Context, learnerID, zone string) error
+
+	// MarkLessonOpened records the first opening of a lesson; later calls
+	// change nothing. The learner must exist.
+	MarkLessonOpened(ctx context.Context, learnerID, slug string, now time.Time) error
+	// ProgressByLesson returns the learner's lessons keyed by slug; lessons
+	// never opened are absent. An unknown learner has none.
+	ProgressByLesson(ctx context.Context, learnerID string) (map[string]LessonProgress, error)
+
+	// RecordAttempt saves a graded attempt and its effects in one
+	// transaction (creating the learner if needed) and reports whether the
+	// effects' award was granted by this call: false when the learner
+	// already held its key.
+	RecordAttempt(ctx context.Context, a Attempt, fx AttemptEffects) (granted bool, err error)
+	// AttemptCounts returns how many widget and quiz attempts (not reviews)
+	// the learner made, keyed "lessonSlug/widgetID".
+	AttemptCounts(ctx context.Context, learnerID string) (map[string]int, error)
+	// ActivityTimes returns when the learner made each attempt (reviews and
+	// submissions included), oldest first.
+	ActivityTimes(ctx context.Context, learnerID string) ([]time.Time, error)
+	// QuizScores returns, per lesson, the learner's quiz attempts: first
+	// and best score, count, and whether any passed.
+	QuizScores(ctx context.Context, learnerID string) (map[string]QuizScore, error)
+
+	// RecordSubmission saves a run or submission, keeps its code as the
+	// learner's latest for the exercise, counts a submit as activity, and
+	// grants award (if non-nil) once, all in one transaction. It reports
+	// whether the award was granted by this call.
+	RecordSubmission(ctx context.Context, sub Submission, award *Award) (granted bool, err error)
+	// LatestCodes returns the learner's last code per exercise id.
+	LatestCodes(ctx context.Context, learnerID string) (map[string]string, error)
+	// ExerciseStates returns, per exercise id, how the learner's runs and
+	// submissions went.
+	ExerciseStates(ctx context.Context, learnerID string) (map[string]ExerciseState, error)
+
+	// TotalXP returns the sum of the learner's awards (0 for nobody).
+	TotalXP(ctx context.Context, learnerID string) (int, error)
+	// XPHistory returns the learner's awards, oldest first.
+	XPHistory(ctx context.Context, learnerID string) ([]XPEntry, error)
+
+	// DueReviews returns up to limit cards due at now, longest overdue
+	// first (ties by key).
+	DueReviews(ctx context.Context, learnerID string, now time.Time, limit int) ([]ReviewCard, error)
+	// ReviewCounts returns how many cards are due at now and how many are
+	// queued.
+	ReviewCounts(ctx context.Context, learnerID string, now time.Time) (due, total int, err error)
+	// FindReview returns one card, or an error wrapping ErrNotFound.
+	FindReview(ctx context.Context, learnerID, key string) (ReviewCard, error)
+	// AnswerReview moves the card from a.Before to a.After and records the
+	// attempt and award in one transaction, only while the stored card
+	// still equals a.Before (same reps and due). applied is false, and
+	// nothing is written, when it had moved on: a doubled post.
+	AnswerReview(ctx context.Context, a ReviewAnswer) (applied, granted bool, err error)
+}
+
+// Learner is one user of the course, known by the id in their cookie.
+type Learner struct {
+	ID        string
+	CreatedAt time.Time
+	// TimeZone is an IANA name reported by the learner's browser; "UTC"
+	// until then.
+	TimeZone string
+}
+
+// LessonProgress is what one learner has done with one lesson.
+type LessonProgress struct {
+	LessonSlug  string
+	OpenedAt    time.Time
+	CompletedAt time.Time // zero while the lesson is not completed
+}
+
+// Completed reports whether the lesson has been completed.
+func (p LessonProgress) Completed() bool { return !p.CompletedAt.IsZero() }
+
+// Attempt is one graded try at a widget, a quiz or a review item.
+type Attempt struct {
+	LearnerID  string
+	LessonSlug string
+	WidgetID   string
+	Kind       string // classify, annotate, quiz or review
+	Score      int
+	Total      int
+	Passed     bool
+	// Answers are the learner's validated answers as JSON: item and option
+	// ids only, never raw posted text.
+	Answers string
+	At      time.Time
+}
+
+// AttemptEffects is what an attempt earns, written in the same transaction
+// as the attempt so both happen or neither does.
+type AttemptEffects struct {
+	// Award, if non-nil, is granted unless the learner already holds its key.
+	Award *Award
+	// CompleteLesson marks the attempt's lesson completed (opening it too);
+	// only the first completion is kept.
+	CompleteLesson bool
+	// Missed items enter the review queue; an item already queued keeps its
+	// schedule but becomes due no later than the new card.
+	Missed []ReviewCard
+}
+
+// Award is one grant of XP under a key the learner can hold once.
+type Award = quiz.Award
+
+// XPEntry is one row of a learner's ledger.
+type XPEntry struct {
+	Award
+	At time.Time
+}
+
+// QuizScore sums up a learner's attempts at a lesson's quiz.
+type QuizScore struct {
+	LessonSlug string
+	// First is the score of the first attempt; Best the highest.
+	First, Best int
+	Total       int
+	Attempts    int
+	Passed      bool
+	// LastAt is when the latest attempt was made.
+	LastAt time.Time
+}
+
+// Submission is one run or submission of learner code with its graded
+// report (JSON).
+type Submission struct {
+	LearnerID  string
+	ExerciseID string
+	Mode       string // "run" (sample cases) or "submit" (all cases)
+	Code       string
+	Passed     bool
+	Report     string
+	At         time.Time
+}
+
+// ExerciseState is how a learner's work on one exercise stands.
+type ExerciseState struct {
+	ExerciseID string
+	Runs       int // runs and submissions together
+	// SolvedAt is the first passing submission; zero while unsolved.
+	SolvedAt time.Time
+	// LastPassed and LastAt describe the latest run or submission.
+	LastPassed bool
+	LastMode   string
+	LastAt     time.Time
+}
+
+// Solved reports whether a submission passed.
+func (e ExerciseState) Solved() bool { return !e.SolvedAt.IsZero() }
+
+// ReviewCard is one item in a learner's review queue and its schedule.
+type ReviewCard struct {
+	Key        string // quiz.ReviewItemKey(lesson, widget, item)
+	LessonSlug string
+	WidgetID   string
+	ItemID     string
+	Card       quiz.Card
+}
+
+// ReviewAnswer is a graded answer to a review card.
+type ReviewAnswer struct {
+	Attempt Attempt
+	// Before is the card the answer was graded against; After its new
+	// schedule.
+	Before, After ReviewCard
+	Award         *Award
+}

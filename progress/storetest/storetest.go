@@ -1,0 +1,408 @@
+// Package storetest is the conformance suite of progress.Store: every
+// backend runs it unchanged, through the interface only, against a real,
+// empty database of its kind.
+//
+//	func TestConformance(t *testing.T) {
+//		storetest.Run(t, func(t *testing.T) progress.Store { return openTemp(t) })
+//	}
+package storetest
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"learn/progress"
+	"learn/quiz"
+)
+
+// Open returns a new, empty store for one test; the backend closes it in
+// t.Cleanup.
+type Open func(t *testing.T) progress.Store
+
+// t0 is a whole second, so that stored instants with and without fractions
+// meet in the same tests.
+var t0 = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+
+// Run runs every conformance test against stores from open.
+func Run(t *testing.T, open Open) {
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, s progress.Store)
+	}{
+		{"Ping", testPing},
+		{"Learners", testLearners},
+		{"LessonProgress", testLessonProgress},
+		{"AwardOnceUnderConcurrency", testAwardOnceUnderConcurrency},
+		{"AwardRejectsBadAward", testAwardRejectsBadAward},
+		{"EffectsRollBackWithAttempt", testEffectsRollBack},
+		{"QuizScores", testQuizScores},
+		{"ReviewQueue", testReviewQueue},
+		{"ReviewTimesOrderAcrossFractions", testReviewTimeOrder},
+		{"Submissions", testSubmissions},
+		{"ExerciseStates", testExerciseStates},
+		{"LearnersAreApart", testLearnersApart},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
+	}
+}
+
+func testPing(t *testing.T, s progress.Store) {
+	if err := s.Ping(context.Background()); err != nil {
+		t.Fatalf("Ping: %v", err)
+	}
+}
+
+func testLearners(t *testing.T, s progress.Store) {
+	ctx := context.Background()
+	if _, err := s.FindLearner(ctx, "nobody"); !errors.Is(err, progress.ErrNotFound) {
+		t.Errorf("FindLearner(unknown) = %v, want ErrNotFound", err)
+	}
+	if err := s.SetTimeZone(ctx, "nobody", "Europe/Paris"); !errors.Is(err, progress.ErrNotFound) {
+		t.Errorf("SetTimeZone(unknown) = %v, want ErrNotFound", err)
+	}
+	l, err := s.EnsureLearner(ctx, "l1", t0)
+	if err != nil || l.ID != "l1" || l.TimeZone != "UTC" || !l.CreatedAt.Equal(t0) {
+		t.Fatalf("EnsureLearner = %+v (%v), want l1 in UTC created %v", l, err, t0)
+	}
+	if _, err := s.EnsureLearner(ctx, "l1", t0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetTimeZone(ctx, "l1", "Asia/Tokyo"); err != nil {
+		t.Fatal(err)
+	}
+	l, err = s.FindLearner(ctx, "l1")
+	if err != nil || l.TimeZone != "Asia/Tokyo" || !l.CreatedAt.Equal(t0) {
+		t.Errorf("FindLearner = %+v (%v), want Asia/Tokyo and the first creation time", l, err)
+	}
+	if l.CreatedAt.Location() != time.UTC {
+		t.Errorf("CreatedAt is in %v, want UTC", l.CreatedAt.Location())
+	}
+}
+
+func testLessonProgress(t *testing.T, s progress.Store) {
+	ctx := context.Background()
+	if err := s.MarkLessonOpened(ctx, "ghost", "a", t0); err == nil {
+		t.Error("opening a lesson for a learner who does not exist succeeded")
+	}
+	if _, err := s.EnsureLearner(ctx, "l1", t0); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		name     string
+		do       func() error
+		slug     string
+		opened   time.Time
+		complete bool
+	}{
+		{"first open", func() error { return s.MarkLessonOpened(ctx, "l1", "a", t0) }, "a", t0, false},
+		{"second open keeps the first time", func() error { return s.MarkLessonOpened(ctx, "l1", "a", t0.Add(time.Hour)) }, "a", t0, false},
+		{"a passing quiz completes", func() error { return record(s, "l1", "a", "quiz", true, t0.Add(2*time.Hour), progress.AttemptEffects{CompleteLesson: true}) }, "a", t0, true},
+		{"completing an unopened lesson opens it", func() error { return record(s, "l1", "b", "quiz", true, t0, progress.AttemptEffects{CompleteLesson: true}) }, "b", t0, true},
+	}
+	for _, st := range steps {
+		if err := st.do(); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		got, err := s.ProgressByLesson(ctx, "l1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, ok := got[st.slug]
+		if !ok || !p.OpenedAt.Equal(st.opened) || p.Completed() != st.complete {
+			t.Errorf("%s: progress = %+v (present %v), want opened %v completed %v", st.name, p, ok, st.opened, st.complete)
+		}
+	}
+	if got, err := s.ProgressByLesson(ctx, "nobody"); err != nil || len(got) != 0 {
+		t.Errorf("ProgressByLesson(unknown) = %v (%v), want none", got, err)
+	}
+}
+
+func record(s progress.Store, learner, slug, kind string, passed bool, at time.Time, fx progress.AttemptEffects) error {
+	score := 0
+	if passed {
+		score = 1
+	}
+	_, err := s.RecordAttempt(context.Background(), progress.Attempt{LearnerID: learner, LessonSlug: slug, WidgetID: kind,
+		Kind: kind, Score: score, Total: 1, Passed: passed, Answers: "{}", At: at}, fx)
+	return err
+}
+
+func testAwardOnceUnderConcurrency(t *testing.T, s progress.Store) {
+	ctx := context.Background()
+	const posts = 50
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	grants := 0
+	for range posts {
+		wg.Go(func() {
+			granted, err := s.RecordAttempt(ctx,
+				progress.Attempt{LearnerID: "l1", LessonSlug: "a", WidgetID: "quiz", Kind: "quiz", Score: 6, Total: 6, Passed: true, Answers: "{}", At: t0},
+				progress.AttemptEffects{Award: &progress.Award{Key: "quiz:a:quiz", Amount: 50, Reason: "Passed"}, CompleteLesson: true})
+			if err != nil {
+				t.Errorf("RecordAttempt: %v", err)
+				return
+			}
+			if granted {
+				mu.Lock()
+				grants++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if grants != 1 {
+		t.Errorf("%d of %d identical passing posts were awarded, want 1", grants, posts)
+	}
+	if xp, err := s.TotalXP(ctx, "l1"); err != nil || xp != 50 {
+		t.Errorf("TotalXP = %d (%v), want 50", xp, err)
+	}
+	if counts, err := s.AttemptCounts(ctx, "l1"); err != nil || counts["a/quiz"] != posts {
+		t.Errorf("AttemptCounts = %v (%v), want a/quiz: %d", counts, err, posts)
+	}
+	if times, err := s.ActivityTimes(ctx, "l1"); err != nil || len(times) != posts || !times[0].Equal(t0) {
+		t.Errorf("ActivityTimes = %d times (%v), want %d", len(times), err, posts)
+	}
+	if _, err := s.RecordAttempt(ctx, progress.Attempt{LearnerID: "l1", LessonSlug: "a", WidgetID: "w", Kind: "classify",
+		Score: 1, Total: 1, Passed: true, Answers: "{}", At: t0.Add(time.Minute)},
+		progress.AttemptEffects{Award: &progress.Award{Key: "widget:a:w", Amount: 5, Reason: "Sorted"}}); err != nil {
+		t.Fatal(err)
+	}
+	hist, err := s.XPHistory(ctx, "l1")
+	if err != nil || len(hist) != 2 || hist[0].Key != "quiz:a:quiz" || hist[1].Amount != 5 || !hist[1].At.Equal(t0.Add(time.Minute)) {
+		t.Errorf("XPHistory = %+v (%v), want quiz:a:quiz then widget:a:w", hist, err)
+	}
+	if xp, _ := s.TotalXP(ctx, "nobody"); xp != 0 {
+		t.Errorf("TotalXP(unknown) = %d, want 0", xp)
+	}
+}
+
+func testAwardRejectsBadAward(t *testing.T, s progress.Store) {
+	for _, a := range []progress.Award{{Key: "", Amount: 5}, {Key: "k", Amount: 0}, {Key: "k", Amount: -3}} {
+		err := record(s, "l1", "a", "classify", true, t0, progress.AttemptEffects{Award: &a})
+		if err == nil {
+			t.Errorf("an attempt with award %+v was saved, want an error", a)
+		}
+	}
+	// The refused awards took their attempts with them.
+	if times, err := s.ActivityTimes(context.Background(), "l1"); err != nil || len(times) != 0 {
+		t.Errorf("ActivityTimes = %v (%v), want none", times, err)
+	}
+}
+
+func testEffectsRollBack(t *testing.T, s progress.Store) {
+	ctx := context.Background()
+	bad := progress.AttemptEffects{
+		CompleteLesson: true,
+		Missed:         []progress.ReviewCard{card("a/w/1", t0)},
+		Award:          &progress.Award{Key: "", Amount: 5},
+	}
+	if err := record(s, "l1", "a", "quiz", true, t0, bad); err == nil {
+		t.Fatal("an attempt with a bad award was saved")
+	}
+	if p, _ := s.ProgressByLesson(ctx, "l1"); len(p) != 0 {
+		t.Errorf("a failed attempt completed a lesson: %v", p)
+	}
+	if _, total, _ := s.ReviewCounts(ctx, "l1", t0); total != 0 {
+		t.Errorf("a failed attempt queued %d reviews", total)
+	}
+}
+
+func testQuizScores(t *testing.T, s progress.Store) {
+	ctx := context.Background()
+	scores := []int{3, 6, 4}
+	for i, sc := range scores {
+		_, err := s.RecordAttempt(ctx, progress.Attempt{LearnerID: "l1", LessonSlug: "a", WidgetID: "quiz", Kind: "quiz",
+			Score: sc, Total: 6, Passed: sc >= 5, Answers: "{}", At: t0.Add(time.Duration(i) * time.Minute)}, progress.AttemptEffects{})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := record(s, "l1", "a", "classify", true, t0.Add(time.Hour), progress.AttemptEffects{}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.QuizScores(ctx, "l1")
+	want := progress.QuizScore{LessonSlug: "a", First: 3, Best: 6, Total: 6, Attempts: 3, Passed: true, LastAt: t0.Add(2 * time.Minute)}
+	if err != nil || len(got) != 1 || got["a"] != want {
+		t.Errorf("QuizScores = %+v (%v), want only %+v", got, err, want)
+	}
+}
+
+func card(key string, due time.Time) progress.ReviewCard {
+	c := quiz.MissedCard(t0)
+	c.Due = due
+	return progress.ReviewCard{Key: key, LessonSlug: "a", WidgetID: "w", ItemID: key, Card: c}
+}
+
+func testReviewQueue(t *testing.T, s progress.Store) {
+	ctx := context.Background()
+	err := record(s, "l1", "a", "classify", false, t0,
+		progress.AttemptEffects{Missed: []progress.ReviewCard{card("a/w/1", t0), card("a/w/2", t0.Add(48*time.Hour))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	due, total, err := s.ReviewCounts(ctx, "l1", t0)
+	if err != nil || due != 1 || total != 2 {
+		t.Fatalf("ReviewCounts = %d due, %d total (%v), want 1 and 2", due, total, err)
+	}
+	// Missing the later item again makes it due no later than the new card;
+	// missing the first again with a later card keeps its earlier due.
+	if err := record(s, "l1", "a", "classify", false, t0,
+		progress.AttemptEffects{Missed: []progress.ReviewCard{card("a/w/2", t0), card("a/w/1", t0.Add(time.Hour))}}); err != nil {
+		t.Fatal(err)
+	}
+	cards, err := s.DueReviews(ctx, "l1", t0, 10)
+	if err != nil || len(cards) != 2 || cards[0].Key != "a/w/1" || !cards[0].Card.Due.Equal(t0) {
+		t.Fatalf("DueReviews = %+v (%v), want a/w/1 and a/w/2 both due at %v", cards, err, t0)
+	}
+	if few, _ := s.DueReviews(ctx, "l1", t0, 1); len(few) != 1 {
+		t.Errorf("DueReviews with limit 1 returned %d cards", len(few))
+	}
+	before := cards[0]
+	after := before
+	after.Card = quiz.Schedule(before.Card, quiz.RatingFor(true), t0)
+	answer := progress.ReviewAnswer{
+		Attempt: progress.Attempt{LearnerID: "l1", LessonSlug: "a", WidgetID: "w", Kind: "review", Score: 1, Total: 1, Passed: true, Answers: "{}", At: t0},
+		Before:  before, After: after,
+		Award: &progress.Award{Key: "review:" + before.Key + ":0", Amount: 2, Reason: "Review"},
+	}
+	for i, want := range []bool{true, false} {
+		applied, granted, err := s.AnswerReview(ctx, answer)
+		if err != nil || applied != want || granted != want {
+			t.Errorf("answer %d: applied=%v granted=%v (%v), want %v", i+1, applied, granted, err, want)
+		}
+	}
+	got, err := s.FindReview(ctx, "l1", before.Key)
+	if err != nil || got.Card.Reps != after.Card.Reps || !got.Card.Due.Equal(after.Card.Due) || !got.Card.LastReview.Equal(after.Card.LastReview) {
+		t.Errorf("stored card = %+v (%v), want %+v", got.Card, err, after.Card)
+	}
+	if _, err := s.FindReview(ctx, "l1", "nope"); !errors.Is(err, progress.ErrNotFound) {
+		t.Errorf("FindReview of a missing key = %v, want ErrNotFound", err)
+	}
+	if xp, _ := s.TotalXP(ctx, "l1"); xp != 2 {
+		t.Errorf("TotalXP = %d, want 2 (one review award)", xp)
+	}
+	if times, _ := s.ActivityTimes(ctx, "l1"); len(times) != 3 {
+		t.Errorf("%d activities, want 3 (two checks and one review)", len(times))
+	}
+}
+
+// testReviewTimeOrder checks that instants compare as times, not as their
+// text: a card due on a whole second is due half a second later.
+func testReviewTimeOrder(t *testing.T, s progress.Store) {
+	ctx := context.Background()
+	if err := record(s, "l1", "a", "classify", false, t0, progress.AttemptEffects{Missed: []progress.ReviewCard{
+		card("whole", t0), card("fraction", t0.Add(100*time.Millisecond))}}); err != nil {
+		t.Fatal(err)
+	}
+	now := t0.Add(500 * time.Millisecond)
+	due, _, err := s.ReviewCounts(ctx, "l1", now)
+	if err != nil || due != 2 {
+		t.Errorf("ReviewCounts at %v = %d due (%v), want 2", now, due, err)
+	}
+	cards, err := s.DueReviews(ctx, "l1", now, 10)
+	if err != nil || len(cards) != 2 || cards[0].Key != "whole" {
+		t.Errorf("DueReviews = %+v (%v), want whole before fraction", cards, err)
+	}
+	if due, _, _ := s.ReviewCounts(ctx, "l1", t0.Add(50*time.Millisecond)); due != 1 {
+		t.Errorf("ReviewCounts between the two = %d, want 1", due)
+	}
+}
+
+func testSubmissions(t *testing.T, s progress.Store) {
+	ctx := context.Background()
+	if codes, err := s.LatestCodes(ctx, "l1"); err != nil || len(codes) != 0 {
+		t.Fatalf("LatestCodes before any submission = %v (%v), want none", codes, err)
+	}
+	award := &progress.Award{Key: "exercise:ex", Amount: 20, Reason: "Solved"}
+	steps := []struct {
+		name        string
+		sub         progress.Submission
+		award       *progress.Award
+		wantGranted bool
+	}{
+		{"run", progress.Submission{LearnerID: "l1", ExerciseID: "ex", Mode: "run", Code: "v1", Report: "{}", At: t0}, nil, false},
+		{"failing submit", progress.Submission{LearnerID: "l1", ExerciseID: "ex", Mode: "submit", Code: "v2", Report: "{}", At: t0}, nil, false},
+		{"passing submit", progress.Submission{LearnerID: "l1", ExerciseID: "ex", Mode: "submit", Code: "v3", Passed: true, Report: "{}", At: t0.Add(time.Minute)}, award, true},
+		{"passing again", progress.Submission{LearnerID: "l1", ExerciseID: "ex", Mode: "submit", Code: "v4", Passed: true, Report: "{}", At: t0.Add(2 * time.Minute)}, award, false},
+	}
+	for _, st := range steps {
+		granted, err := s.RecordSubmission(ctx, st.sub, st.award)
+		if err != nil || granted != st.wantGranted {
+			t.Fatalf("%s: RecordSubmission = %v (%v), want %v", st.name, granted, err, st.wantGranted)
+		}
+		codes, err := s.LatestCodes(ctx, "l1")
+		if err != nil || codes["ex"] != st.sub.Code || len(codes) != 1 {
+			t.Errorf("%s: LatestCodes = %v (%v), want ex: %q", st.name, codes, err, st.sub.Code)
+		}
+	}
+	if xp, _ := s.TotalXP(ctx, "l1"); xp != 20 {
+		t.Errorf("TotalXP = %d, want 20", xp)
+	}
+	if times, _ := s.ActivityTimes(ctx, "l1"); len(times) != 3 {
+		t.Errorf("%d activities, want 3 (the submissions, not the run)", len(times))
+	}
+	if counts, _ := s.AttemptCounts(ctx, "l1"); len(counts) != 0 {
+		t.Errorf("AttemptCounts = %v: submissions are not widget attempts", counts)
+	}
+}
+
+func testExerciseStates(t *testing.T, s progress.Store) {
+	ctx := context.Background()
+	subs := []progress.Submission{
+		{LearnerID: "l1", ExerciseID: "ex", Mode: "submit", Code: "a", Passed: false, Report: "{}", At: t0},
+		{LearnerID: "l1", ExerciseID: "ex", Mode: "run", Code: "b", Passed: true, Report: "{}", At: t0.Add(time.Minute)},
+		{LearnerID: "l1", ExerciseID: "ex", Mode: "submit", Code: "c", Passed: true, Report: "{}", At: t0.Add(2 * time.Minute)},
+		{LearnerID: "l1", ExerciseID: "ex", Mode: "run", Code: "d", Passed: false, Report: "{}", At: t0.Add(3 * time.Minute)},
+		{LearnerID: "l1", ExerciseID: "other", Mode: "run", Code: "e", Passed: true, Report: "{}", At: t0},
+	}
+	for _, sub := range subs {
+		if _, err := s.RecordSubmission(ctx, sub, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.ExerciseStates(ctx, "l1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := got["ex"]
+	if ex.Runs != 4 || !ex.Solved() || !ex.SolvedAt.Equal(t0.Add(2*time.Minute)) || ex.LastPassed || ex.LastMode != "run" || !ex.LastAt.Equal(t0.Add(3*time.Minute)) {
+		t.Errorf("ex = %+v, want 4 runs, solved at +2m, last a failing run at +3m", ex)
+	}
+	if o := got["other"]; o.Solved() || o.Runs != 1 || !o.LastPassed {
+		t.Errorf("other = %+v: a passing run of the samples does not solve an exercise", o)
+	}
+}
+
+func testLearnersApart(t *testing.T, s progress.Store) {
+	ctx := context.Background()
+	if err := record(s, "l1", "a", "quiz", true, t0, progress.AttemptEffects{Award: &progress.Award{Key: "quiz:a", Amount: 50, Reason: "Passed"},
+		CompleteLesson: true, Missed: []progress.ReviewCard{card("a/w/1", t0)}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RecordSubmission(ctx, progress.Submission{LearnerID: "l1", ExerciseID: "ex", Mode: "run", Code: "x", Report: "{}", At: t0}, nil); err != nil {
+		t.Fatal(err)
+	}
+	// The same award key is another learner's to earn.
+	if err := record(s, "l2", "a", "quiz", true, t0, progress.AttemptEffects{Award: &progress.Award{Key: "quiz:a", Amount: 50, Reason: "Passed"}}); err != nil {
+		t.Fatal(err)
+	}
+	if xp, _ := s.TotalXP(ctx, "l2"); xp != 50 {
+		t.Errorf("l2 TotalXP = %d, want 50: award keys are per learner", xp)
+	}
+	if p, _ := s.ProgressByLesson(ctx, "l2"); len(p) != 0 {
+		t.Errorf("l2 sees l1's lessons: %v", p)
+	}
+	if _, total, _ := s.ReviewCounts(ctx, "l2", t0); total != 0 {
+		t.Errorf("l2 sees %d of l1's reviews", total)
+	}
+	if codes, _ := s.LatestCodes(ctx, "l2"); len(codes) != 0 {
+		t.Errorf("l2 sees l1's code: %v", codes)
+	}
+	if _, err := s.FindReview(ctx, "l2", "a/w/1"); !errors.Is(err, progress.ErrNotFound) {
+		t.Errorf("l2 found l1's review card (%v)", err)
+	}
+}

@@ -1,0 +1,125 @@
+package progress
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"learn/quiz"
+)
+
+// summaryTTL is how long a learner's summary is reused. Writes made through
+// this service forget the entry at once; the time limit bounds how stale a
+// day boundary (streaks) or another server's write can make it.
+const summaryTTL = time.Minute
+
+// summaryMax bounds the cache; when full it starts again empty.
+const summaryMax = 10_000
+
+// Summary is what every page needs to know about a learner: the header
+// figures, the lessons opened, attempt counts and saved code.
+type Summary struct {
+	XP          int
+	Level       int
+	StreakDays  int
+	ActiveToday bool
+	ReviewsDue  int
+	// Opened holds the slugs of the lessons opened.
+	Opened map[string]bool
+	// Zone is the learner's IANA time zone ("UTC" until the browser says).
+	Zone string
+	// Attempts counts widget and quiz attempts by "lessonSlug/widgetID".
+	Attempts map[string]int
+	// Codes is the latest code by exercise id.
+	Codes  map[string]string
+	loaded time.Time
+}
+
+// newSummary is the summary of someone with no activity yet.
+func newSummary() Summary {
+	return Summary{Level: 1, Zone: "UTC", Opened: map[string]bool{}, Attempts: map[string]int{}, Codes: map[string]string{}}
+}
+
+// QuizAttempt returns the number of a's next try at the lesson's widget:
+// one more than the attempts made so far.
+func (sum Summary) QuizAttempt(lessonSlug, widgetID string) int {
+	return sum.Attempts[lessonSlug+"/"+widgetID] + 1
+}
+
+// summaries caches summaries so that a page view costs no query.
+type summaries struct {
+	mu sync.Mutex
+	m  map[string]Summary
+}
+
+func (c *summaries) get(id string, now time.Time) (Summary, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[id]
+	if !ok || now.Sub(e.loaded) > summaryTTL || now.Before(e.loaded) {
+		return Summary{}, false
+	}
+	return e, true
+}
+
+func (c *summaries) put(id string, e Summary) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= summaryMax {
+		c.m = make(map[string]Summary)
+	}
+	c.m[id] = e
+}
+
+func (c *summaries) forget(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, id)
+}
+
+// Summary returns a's summary, from a cache kept for a minute and
+// forgotten when a writes through this service. A first visit (not Known)
+// has an empty summary and costs no query.
+func (s *Service) Summary(ctx context.Context, a Actor) (Summary, error) {
+	if !a.Known {
+		return newSummary(), nil
+	}
+	now := s.now()
+	if e, ok := s.summaries.get(a.ID, now); ok {
+		return e, nil
+	}
+	e := newSummary()
+	e.loaded = now
+	progress, err := s.store.ProgressByLesson(ctx, a.ID)
+	if err != nil {
+		return e, err
+	}
+	for slug := range progress {
+		e.Opened[slug] = true
+	}
+	if e.XP, err = s.store.TotalXP(ctx, a.ID); err != nil {
+		return e, err
+	}
+	e.Level, _, _ = quiz.Level(e.XP)
+	if lr, err := s.store.FindLearner(ctx, a.ID); err == nil {
+		e.Zone = lr.TimeZone
+	}
+	times, err := s.store.ActivityTimes(ctx, a.ID)
+	if err != nil {
+		return e, err
+	}
+	loc, _ := quiz.Zone(e.Zone)
+	st := quiz.Streak(times, now, loc)
+	e.StreakDays, e.ActiveToday = st.Days, st.ActiveToday
+	if e.ReviewsDue, _, err = s.store.ReviewCounts(ctx, a.ID, now); err != nil {
+		return e, err
+	}
+	if e.Attempts, err = s.store.AttemptCounts(ctx, a.ID); err != nil {
+		return e, err
+	}
+	if e.Codes, err = s.store.LatestCodes(ctx, a.ID); err != nil {
+		return e, err
+	}
+	s.summaries.put(a.ID, e)
+	return e, nil
+}
