@@ -50,7 +50,7 @@ type Report struct {
 	// Lessons are in course order.
 	Lessons []LessonReport
 	// Exercises are in course order.
-	Exercises []ExerciseReport
+	Exercises                []ExerciseReport
 	ReviewsDue, ReviewsTotal int
 }
 

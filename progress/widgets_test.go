@@ -28,4 +28,3 @@ func TestPostedOrder(t *testing.T) {
 		}
 	}
 }
-

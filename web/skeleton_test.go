@@ -44,4 +44,3 @@ func TestSkeletonMatchesFullPage(t *testing.T) {
 		})
 	}
 }
-

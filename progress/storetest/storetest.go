@@ -100,8 +100,12 @@ func testLessonProgress(t *testing.T, s progress.Store) {
 	}{
 		{"first open", func() error { return s.MarkLessonOpened(ctx, "l1", "a", t0) }, "a", t0, false},
 		{"second open keeps the first time", func() error { return s.MarkLessonOpened(ctx, "l1", "a", t0.Add(time.Hour)) }, "a", t0, false},
-		{"a passing quiz completes", func() error { return record(s, "l1", "a", "quiz", true, t0.Add(2*time.Hour), progress.AttemptEffects{CompleteLesson: true}) }, "a", t0, true},
-		{"completing an unopened lesson opens it", func() error { return record(s, "l1", "b", "quiz", true, t0, progress.AttemptEffects{CompleteLesson: true}) }, "b", t0, true},
+		{"a passing quiz completes", func() error {
+			return record(s, "l1", "a", "quiz", true, t0.Add(2*time.Hour), progress.AttemptEffects{CompleteLesson: true})
+		}, "a", t0, true},
+		{"completing an unopened lesson opens it", func() error {
+			return record(s, "l1", "b", "quiz", true, t0, progress.AttemptEffects{CompleteLesson: true})
+		}, "b", t0, true},
 	}
 	for _, st := range steps {
 		if err := st.do(); err != nil {
