@@ -1,0 +1,66 @@
+package grading
+
+import (
+	"testing"
+
+	"learn/lessons"
+)
+
+func TestCompileBuiltInCourse(t *testing.T) {
+	course, err := lessons.Load(lessons.BuiltIn())
+	if err != nil {
+		t.Fatal(err)
+	}
+	book, err := Compile(course)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(book.Plans()) == 0 {
+		t.Fatal("the built-in course has no exercise plans")
+	}
+	for _, p := range book.Plans() {
+		ex := p.Exercise
+		got, ok := book.Plan(ex.ID)
+		if !ok || got != p {
+			t.Errorf("Plan(%q) does not find its plan", ex.ID)
+		}
+		if p.MCP() != (ex.MCP != nil) {
+			t.Errorf("%s: MCP() = %v", ex.ID, p.MCP())
+			continue
+		}
+		if p.MCP() {
+			if len(p.MCPCalls(Run)) != len(ex.MCP.SampleCalls()) || len(p.MCPCalls(Submit)) != len(ex.MCP.Calls) {
+				t.Errorf("%s: %d run and %d submit calls, want %d and %d", ex.ID, len(p.MCPCalls(Run)), len(p.MCPCalls(Submit)),
+					len(ex.MCP.SampleCalls()), len(ex.MCP.Calls))
+			}
+			for _, c := range p.MCPCalls(Run) {
+				if c.Hidden {
+					t.Errorf("%s: Run sends hidden call %q", ex.ID, c.Name)
+				}
+			}
+			continue
+		}
+		if len(p.sample) != len(ex.Samples) || len(p.all) != len(ex.Samples)+len(ex.Hidden) {
+			t.Errorf("%s: %d sample and %d cases, want %d and %d", ex.ID, len(p.sample), len(p.all), len(ex.Samples), len(ex.Samples)+len(ex.Hidden))
+		}
+		for i, c := range p.all {
+			if c.Hidden != (i >= len(ex.Samples)) {
+				t.Errorf("%s: case %d (%s) hidden = %v", ex.ID, i, c.Name, c.Hidden)
+			}
+		}
+	}
+}
+
+func TestNewPlanRejectsUnknownComparison(t *testing.T) {
+	if _, err := NewPlan(&lessons.Exercise{ID: "x", Compare: "fuzzy"}); err == nil {
+		t.Error("a plan with comparison \"fuzzy\" was built")
+	}
+}
+
+func TestParseMode(t *testing.T) {
+	for in, want := range map[string]Mode{"submit": Submit, "run": Run, "": Run, "SUBMIT": Run, "other": Run} {
+		if got := ParseMode(in); got != want {
+			t.Errorf("ParseMode(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
