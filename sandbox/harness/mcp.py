@@ -156,29 +156,35 @@ class TextContent(_Model):
 
 class ToolAnnotations(_Model):
     """Hints about a tool's behaviour. Unset hints take the cautious
-    defaults: not read-only, destructive, not idempotent, open world."""
+    defaults: not read-only, destructive, not idempotent, open world.
 
-    _fields = ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
-    _snake = {"read_only_hint": "readOnlyHint", "destructive_hint": "destructiveHint",
-              "idempotent_hint": "idempotentHint", "open_world_hint": "openWorldHint"}
+    As in SDK v2, attributes are snake_case (read_only_hint, ...); the
+    camelCase names of the JSON are accepted only as constructor
+    arguments, and reading one as an attribute is an AttributeError."""
+
+    _fields = ("title", "read_only_hint", "destructive_hint", "idempotent_hint", "open_world_hint")
+    _camel = {"readOnlyHint": "read_only_hint", "destructiveHint": "destructive_hint",
+              "idempotentHint": "idempotent_hint", "openWorldHint": "open_world_hint"}
 
     def __init__(self, **kw):
         for k in list(kw):
-            if k in self._snake:
-                kw[self._snake[k]] = kw.pop(k)
+            if k in self._camel:
+                kw[self._camel[k]] = kw.pop(k)
         super().__init__(**kw)
         for f in self._fields[1:]:
             v = getattr(self, f)
             if v is not None and not isinstance(v, bool):
                 raise TypeError("ToolAnnotations.%s must be True, False or None, not %r" % (f, v))
 
-    def to_json(self):
-        return {f: getattr(self, f) for f in self._fields if getattr(self, f) is not None}
+    def __getattr__(self, name):
+        if name in ToolAnnotations._camel:
+            raise AttributeError("'ToolAnnotations' object has no attribute %r; SDK v2 attributes are snake_case: "
+                                 "use %s" % (name, ToolAnnotations._camel[name]))
+        raise AttributeError("'ToolAnnotations' object has no attribute %r" % name)
 
-    read_only_hint = property(lambda self: self.readOnlyHint)
-    destructive_hint = property(lambda self: self.destructiveHint)
-    idempotent_hint = property(lambda self: self.idempotentHint)
-    open_world_hint = property(lambda self: self.openWorldHint)
+    def to_json(self):
+        names = {v: k for k, v in self._camel.items()}
+        return {names.get(f, f): getattr(self, f) for f in self._fields if getattr(self, f) is not None}
 
 
 class Tool(_Model):
@@ -209,6 +215,8 @@ class CallToolResult(_Model):
 def _jsonable(v):
     if dataclasses.is_dataclass(v) and not isinstance(v, type):
         return dataclasses.asdict(v)
+    if isinstance(v, ToolAnnotations):
+        return v.to_json()
     if isinstance(v, _Model):
         return {f: getattr(v, f) for f in v._fields if getattr(v, f) is not None}
     if isinstance(v, (set, frozenset, tuple)):
