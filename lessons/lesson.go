@@ -26,7 +26,8 @@
 // the lines, and on a json block "mcp=Name" marks it as an MCP message that
 // must validate against the schema definition Name (tests check every one).
 // The last "## Key takeaways" section is taken out of the flow and shown in
-// its own box.
+// its own box, at the place it was written (see Lesson.TakeawaysAt); a
+// lesson puts it before its quiz, so a learner reads the summary first.
 //
 // A fenced block whose info string names a widget (classify, annotate,
 // quiz, exercise) is an interactive part; its body is YAML. A widget the
@@ -59,6 +60,12 @@ type Lesson struct {
 	Segments []Segment
 	// Takeaways is the rendered "Key takeaways" section, without its heading.
 	Takeaways template.HTML
+	// TakeawaysAt is where the takeaways box stands in the reading order:
+	// the number of Segments the author wrote before the "Key takeaways"
+	// heading. It is len(Segments) when the section ends the lesson; the
+	// built-in course puts it before the quiz, so a page shows Segments[:i],
+	// the box, then Segments[i:].
+	TakeawaysAt int
 	// Examples are the fenced code blocks, for content tests and checks.
 	Examples []CodeExample
 }

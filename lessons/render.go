@@ -64,6 +64,8 @@ func (r *renderer) render(l *Lesson, body []byte, bodyLine int) []Problem {
 		if h, ok := n.(*ast.Heading); ok && h.Level <= 2 {
 			inTakeaways = h.Level == 2 && strings.TrimSpace(string(nodeText(h, body))) == takeawaysHeading
 			if inTakeaways {
+				flush()
+				l.TakeawaysAt = len(l.Segments)
 				continue
 			}
 		}
