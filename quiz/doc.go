@@ -76,8 +76,11 @@
 //
 // A quiz block ends the lesson. pass (default 5, as in "5 of 6") must lie
 // between 1 and the number of questions; xp defaults to 50; shuffle asks for
-// a per-learner, per-attempt question order (see Order). Options are never
-// shuffled, so "all of the above" stays last. Question kinds: single (exactly
+// a per-learner, per-attempt question order (see Order); shuffle_options
+// (default false, so older quizzes keep their option order) asks for a
+// per-attempt option order too, in which an option with pin: true keeps its
+// place. With shuffle_options on, an option whose text points at the others
+// ("all of the above", "none of these") must be pinned. Question kinds: single (exactly
 // one correct option; kind may be left out), multiple (one or more correct
 // options, the learner must choose exactly those), classify (one item against
 // categories, with one explanation) and annotate (one tool's hints, an
@@ -140,15 +143,94 @@
 //	        openWorldHint: {value: false, explanation: The project folder is a closed world.}
 //	```
 //
+// # Variants
+//
+// Each question is a slot that may hold variants: other versions of the
+// same question, listed under variants. A variant is a whole question; its
+// id defaults to the slot's id with ".v2", ".v3", … appended and its kind
+// to the slot's; it has no variants of its own. Files without variants or
+// shuffle_options read as before. A full example:
+//
+//	```quiz
+//	id: quiz
+//	pass: 2
+//	shuffle: true
+//	shuffle_options: true
+//	questions:
+//	  - id: upstream-down
+//	    kind: single
+//	    prompt: How does a tool report that its upstream API is down?
+//	    options:
+//	      - id: a
+//	        text: A JSON-RPC error with code -32603
+//	        explanation: That is a protocol error; the model would rarely see it or recover.
+//	      - id: b
+//	        text: A result with isError set to true and a message
+//	        correct: true
+//	        explanation: The tool ran and failed, so the failure belongs in the result.
+//	      - id: c
+//	        text: None of the above
+//	        pin: true
+//	        explanation: One of the above is right.
+//	    variants:
+//	      - prompt: A tool's payment provider declines a card. How is that reported?
+//	        options:
+//	          - id: a
+//	            text: A result with isError true that says the card was declined
+//	            correct: true
+//	            explanation: A business failure the model can explain to the user.
+//	          - id: b
+//	            text: A -32602 protocol error
+//	            explanation: The call was well formed; nothing is wrong with its params.
+//	      - id: upstream-down-timeout
+//	        prompt: The weather service times out. What does the tool send back?
+//	        options:
+//	          - id: a
+//	            text: A result with isError true that suggests trying again shortly
+//	            correct: true
+//	            explanation: A passing failure in the tool's own work goes in the result.
+//	          - id: b
+//	            text: Nothing, until the service answers
+//	            explanation: A client needs an answer; it should not have to guess.
+//	  - id: expired-handle
+//	    kind: classify
+//	    prompt: Which kind of error?
+//	    text: A call passes a session handle that expired an hour ago.
+//	    categories:
+//	      - {id: protocol, label: Protocol error}
+//	      - {id: execution, label: Tool execution error}
+//	    answer: execution
+//	    explanation: The model can open a new session, so the tool says so in an isError result.
+//	```
+//
+// # Attempts: draw, refuse, grade, show
+//
+// One attempt is a Draw, a pure function of the quiz, the learner id and
+// the attempt number (DrawFor): the slot order (Order), the version of each
+// slot (consecutive attempts always show another version, and a learner
+// meets every version before one returns) and each option order. ViewDraw
+// renders it with form field names taken from the slot ids, so they do not
+// change with the version. A post is first checked with CheckComplete: an
+// incomplete one is refused with an *IncompleteError whose message names
+// the unanswered questions by number and prompt and reveals nothing else.
+// Classify and Annotate have the same CheckComplete. GradeDraw then grades
+// the versions shown. Until the quiz is passed the learner sees
+// QuizResult.Shown, which is Redact: which questions were wrong and, for a
+// wrong question, only the explanations of the options the learner chose;
+// never a right key. Once passed, and in spaced review, the whole feedback
+// shows. Scores keeps the first attempt's score apart from the best.
+//
 // # Keys never reach the page
 //
 // Each widget has a View method returning a struct with the prompt, items,
 // choices, tool names and descriptions and hint defaults, and no field for an
 // answer or an explanation: pages are rendered from views, so a key cannot
-// leak. Grading (GradeClassify, GradeAnnotate, GradeQuiz, GradeQuestion) takes
-// the widget and the learner's answers and returns feedback with, for every
-// item, hint or question, right or wrong, the right answer and the
-// explanation. Unanswered is wrong, with a message saying so.
+// leak. Grading (GradeClassify, GradeAnnotate, GradeQuiz, GradeDraw,
+// GradeQuestion) takes the widget and the learner's answers and returns
+// feedback with, for every item, hint or question, right or wrong, the
+// right answer and the explanation; Redact and Shown cut it to what may be
+// shown before a pass. Unanswered is wrong, with a message saying so, but
+// callers refuse incomplete posts first (CheckComplete).
 //
 // # XP, levels and streaks
 //

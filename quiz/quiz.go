@@ -2,6 +2,7 @@ package quiz
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,9 +36,14 @@ type Quiz struct {
 	// allowed (a practice quiz).
 	XP *int `yaml:"xp"`
 	// Shuffle asks for the questions in an order of their own for each
-	// learner and attempt (see Order). Options are never shuffled: authors
-	// write options such as "both of the above".
+	// learner and attempt (see Order and Draw).
 	Shuffle bool `yaml:"shuffle"`
+	// ShuffleOptions asks for the options of single and multiple
+	// questions in an order of their own for each learner and attempt
+	// (see Draw). An option with Pin keeps its place, so "all of the
+	// above" can stay last; an option whose text points at the others
+	// ("above", "below") must be pinned.
+	ShuffleOptions bool `yaml:"shuffle_options"`
 	// Questions are in authored order; at least one.
 	Questions []Question `yaml:"questions"`
 }
@@ -64,6 +70,13 @@ type Question struct {
 
 	// Tool is for annotate: one tool with its key.
 	Tool *Tool `yaml:"tool"`
+
+	// Variants are other versions of this question slot, drawn in turn
+	// by Draw so that a retry asks the same thing in other words. Each is
+	// a whole question; its id defaults to the slot's id followed by
+	// ".v2", ".v3", … and its kind to the slot's kind. A variant has no
+	// variants of its own. The question as written is variant 0.
+	Variants []Question `yaml:"variants"`
 }
 
 // Option is one choice of a single or multiple question.
@@ -73,8 +86,11 @@ type Option struct {
 	// Correct marks a right option.
 	Correct bool `yaml:"correct"`
 	// Explanation says why the option is right or wrong; shown after the
-	// attempt.
+	// attempt (before a pass, only for the options the learner chose).
 	Explanation string `yaml:"explanation"`
+	// Pin keeps the option in its written place when the quiz shuffles
+	// options (for "all of the above").
+	Pin bool `yaml:"pin"`
 }
 
 // Kind returns KindQuiz.
@@ -99,14 +115,48 @@ func (q *Quiz) XPValue() int {
 	return *q.XP
 }
 
-// QuestionByID returns the question with the given id.
+// QuestionByID returns the question with the given id: a slot's id gives
+// the question as written (variant 0), a variant's id (see VariantAt) that
+// variant, so a review card for a missed variant shows that variant.
 func (q *Quiz) QuestionByID(id string) (*Question, bool) {
 	for i := range q.Questions {
 		if q.Questions[i].ID == id {
 			return &q.Questions[i], true
 		}
 	}
+	for i := range q.Questions {
+		qn := &q.Questions[i]
+		for v := 1; v < qn.VariantCount(); v++ {
+			if vq := qn.VariantAt(v); vq.ID == id {
+				return &vq, true
+			}
+		}
+	}
 	return nil, false
+}
+
+// VariantCount is the number of versions of the slot: 1 plus its Variants.
+func (qn *Question) VariantCount() int { return 1 + len(qn.Variants) }
+
+// VariantAt returns version v of the slot with its defaults applied: v 0
+// is the question as written; v from 1 is Variants[v-1] with its id
+// defaulting to "SLOT.v(v+1)" and its kind to the slot's. A v out of range
+// gives version 0. The result is a copy with no Variants.
+func (qn *Question) VariantAt(v int) Question {
+	if v <= 0 || v > len(qn.Variants) {
+		out := *qn
+		out.Variants = nil
+		return out
+	}
+	out := qn.Variants[v-1]
+	if out.ID == "" {
+		out.ID = fmt.Sprintf("%s.v%d", qn.ID, v+1)
+	}
+	if out.Kind == "" {
+		out.Kind = qn.kind()
+	}
+	out.Variants = nil
+	return out
 }
 
 // kind returns the question's kind with the default applied.
@@ -140,9 +190,73 @@ func (q *Quiz) Validate() []Problem {
 	ids := make([]string, n)
 	for i := range q.Questions {
 		ids[i] = q.Questions[i].ID
-		ps = append(ps, q.Questions[i].validate(indexPath("questions", i))...)
+		p := indexPath("questions", i)
+		ps = append(ps, q.Questions[i].validate(p)...)
+		ps = append(ps, q.validateVariants(p, &q.Questions[i])...)
 	}
-	return append(ps, dupIDs("questions", "id", ids)...)
+	ps = append(ps, dupIDs("questions", "id", ids)...)
+	return append(ps, q.dupVariantIDs()...)
+}
+
+// validateVariants checks each variant of one slot as a question of its
+// own, that it has no variants, and, with ShuffleOptions, that options
+// pointing at the others are pinned (for the slot and every variant).
+func (q *Quiz) validateVariants(path string, qn *Question) []Problem {
+	var ps []Problem
+	ps = append(ps, q.checkPins(path, qn)...)
+	for j := range qn.Variants {
+		vp := indexPath(joinPath(path, "variants"), j)
+		raw := &qn.Variants[j]
+		if len(raw.Variants) > 0 {
+			ps = append(ps, Problem{Path: joinPath(vp, "variants"), Message: "a variant has no variants of its own; list every version under the slot's variants"})
+		}
+		v := qn.VariantAt(j + 1)
+		ps = append(ps, v.validate(vp)...)
+		ps = append(ps, q.checkPins(vp, &v)...)
+	}
+	return ps
+}
+
+// pointsAtOthers matches option texts that refer to the other options, which
+// must keep their place when options are shuffled.
+var pointsAtOthers = regexp.MustCompile(`(?i)\b(above|below|previous|preceding|none of these|all of these|both of these)\b`)
+
+func (q *Quiz) checkPins(path string, qn *Question) []Problem {
+	if !q.ShuffleOptions {
+		return nil
+	}
+	var ps []Problem
+	for i, o := range qn.Options {
+		if !o.Pin && pointsAtOthers.MatchString(o.Text) {
+			ps = append(ps, Problem{Path: joinPath(indexPath(joinPath(path, "options"), i), "text"), Message: fmt.Sprintf("%q refers to the other options, but shuffle_options moves them; add pin: true to keep this option in place", o.Text)})
+		}
+	}
+	return ps
+}
+
+// dupVariantIDs reports a variant id that is also the id of a slot or of
+// another variant.
+func (q *Quiz) dupVariantIDs() []Problem {
+	seen := map[string]string{}
+	for i := range q.Questions {
+		if id := q.Questions[i].ID; id != "" {
+			seen[id] = indexPath("questions", i)
+		}
+	}
+	var ps []Problem
+	for i := range q.Questions {
+		qn := &q.Questions[i]
+		for j := range qn.Variants {
+			v := qn.VariantAt(j + 1)
+			p := indexPath(joinPath(indexPath("questions", i), "variants"), j)
+			if first, ok := seen[v.ID]; ok {
+				ps = append(ps, Problem{Path: joinPath(p, "id"), Message: fmt.Sprintf("%q is already used by %s; every question and variant id must be unique in the quiz", v.ID, first)})
+				continue
+			}
+			seen[v.ID] = p
+		}
+	}
+	return ps
 }
 
 // Validate reports the problems of one question on its own, with paths from
@@ -232,7 +346,12 @@ type QuizView struct {
 
 // QuestionView is a question as the page shows it.
 type QuestionView struct {
-	ID     string
+	// ID is the slot's id, which names the form field ("q.ID").
+	ID string
+	// VariantID is the id of the version shown (ID for variant 0).
+	VariantID string
+	// Number is the 1-based position on the page; 0 when unknown.
+	Number int
 	Kind   string
 	Prompt string
 	// Options, for single and multiple.
@@ -254,7 +373,7 @@ type OptionView struct {
 
 // View returns the keyless view of one question.
 func (qn *Question) View() QuestionView {
-	v := QuestionView{ID: qn.ID, Kind: qn.kind(), Prompt: qn.Prompt}
+	v := QuestionView{ID: qn.ID, VariantID: qn.ID, Kind: qn.kind(), Prompt: qn.Prompt}
 	switch v.Kind {
 	case QuestionSingle, QuestionMultiple:
 		for _, o := range qn.Options {
@@ -277,8 +396,10 @@ func (qn *Question) View() QuestionView {
 // out of range are skipped.
 func (q *Quiz) View(order []int) QuizView {
 	v := QuizView{ID: q.ID, PassMark: q.PassMark(), XP: q.XPValue()}
-	for _, qn := range Arrange(q.Questions, order) {
-		v.Questions = append(v.Questions, qn.View())
+	for i, qn := range Arrange(q.Questions, order) {
+		qv := qn.View()
+		qv.Number = i + 1
+		v.Questions = append(v.Questions, qv)
 	}
 	return v
 }
@@ -335,13 +456,22 @@ type QuizResult struct {
 	PassMark     int
 	Passed       bool
 	// Missed lists the ids of wrong or unanswered questions, which enter
-	// the review queue.
+	// the review queue. After GradeDraw they are the ids of the variants
+	// shown (see VariantAt), which QuestionByID finds again.
 	Missed []string
+	// Redacted is true when the feedback was cut to what a learner who has
+	// not passed may see (see Redact): no right keys, and explanations
+	// only for the options chosen.
+	Redacted bool
 }
 
 // QuestionFeedback is the verdict on one question.
 type QuestionFeedback struct {
-	ID     string
+	// ID is the slot's id; VariantID the version graded (ID for variant 0).
+	ID, VariantID string
+	// Number is the 1-based position the question had on the page; 0 from
+	// GradeQuiz, which keeps authored order.
+	Number int
 	Kind   string
 	Prompt string
 	Right  bool
@@ -395,7 +525,7 @@ func GradeQuiz(q *Quiz, answers QuizAnswers) QuizResult {
 // Choices naming no option are wrong; no choices at all is unanswered, which
 // is wrong.
 func GradeQuestion(qn *Question, choices []string) QuestionFeedback {
-	f := QuestionFeedback{ID: qn.ID, Kind: qn.kind(), Prompt: qn.Prompt}
+	f := QuestionFeedback{ID: qn.ID, VariantID: qn.ID, Kind: qn.kind(), Prompt: qn.Prompt}
 	chosen := map[string]bool{}
 	var distinct []string
 	for _, c := range choices {
