@@ -98,11 +98,12 @@ func TestCheckWidgetKeepsOnlyOfferedChoices(t *testing.T) {
 	}
 	answers["item.not-an-item"] = []string{"protocol"}
 	out, err := s.CheckWidget(context.Background(), a, progress.WidgetPost{LessonSlug: "two-ways-to-fail", WidgetID: "which-channel", Answers: answers})
-	if err != nil {
-		t.Fatal(err)
+	var pe *progress.Error
+	if !errors.As(err, &pe) || pe.Kind != progress.Invalid || !strings.Contains(pe.Message, "not answered") {
+		t.Fatalf("err = %v: a junk answer leaves its item unanswered, and the post must be refused as Invalid", err)
 	}
-	if out.Passed || out.Score != out.Total-1 {
-		t.Errorf("score %d of %d, passed %v: the junk answer should count as unanswered", out.Score, out.Total, out.Passed)
+	if out.Classify != nil || out.Awarded != 0 {
+		t.Errorf("a refused post carries feedback or XP: %+v", out)
 	}
 	for field, vs := range out.Kept {
 		for _, v := range vs {
@@ -113,6 +114,9 @@ func TestCheckWidgetKeepsOnlyOfferedChoices(t *testing.T) {
 		if field == "item.not-an-item" {
 			t.Error("kept a field that names no item")
 		}
+	}
+	if sum, _ := s.Summary(context.Background(), a); len(sum.Attempts) != 0 {
+		t.Errorf("a refused post was saved as an attempt: %v", sum.Attempts)
 	}
 }
 

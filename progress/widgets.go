@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"learn/lessons"
 	"learn/quiz"
@@ -16,7 +15,7 @@ import (
 //   - classify: "item.<itemID>" = a category id;
 //   - annotate: "hint.<tool>.<hint>" = "true" or "false";
 //   - quiz: "q.<questionID>" = option or category ids, or for an annotate
-//     question "q.<questionID>.<hint>" = "true" or "false".
+//     question "q.<questionID>.<hint>" = quiz.HintChoice ("readOnlyHint=true").
 //
 // Fields naming no item, and values naming no choice, are dropped.
 type Answers map[string][]string
@@ -26,13 +25,10 @@ type Answers map[string][]string
 type WidgetPost struct {
 	LessonSlug, WidgetID string
 	Answers              Answers
-	// Attempt is the quiz attempt the form showed (1 when unknown); with
-	// the learner's id it fixes the question order.
+	// Attempt is the quiz attempt the form showed; with the learner's id
+	// it fixes what the attempt drew (see QuizDraw). 0 is a first visit's
+	// draw.
 	Attempt int
-	// Order is the question order the form showed: question ids, comma
-	// separated. When it does not list every question once, the order of
-	// Attempt is used.
-	Order string
 	// TimeZone is the browser's IANA zone, remembered for streaks.
 	TimeZone string
 }
@@ -45,10 +41,12 @@ type WidgetOutcome struct {
 	// Kept are the validated answers by form field, to redraw the
 	// learner's choices.
 	Kept map[string][]string
-	// Attempt and Order are the quiz attempt and the question order shown.
+	// Attempt and Draw are the quiz attempt and what it showed.
 	Attempt int
-	Order   []int
-	// Exactly one feedback is set, by the widget's kind.
+	Draw    quiz.Draw
+	// Exactly one feedback is set, by the widget's kind, cut to what the
+	// learner may see: a failed check names what was wrong and explains
+	// only the choices made (see quiz.QuizResult.Shown).
 	Classify *quiz.ClassifyFeedback
 	Annotate *quiz.AnnotateFeedback
 	Quiz     *quiz.QuizResult
@@ -66,8 +64,13 @@ type WidgetOutcome struct {
 // fully right check or first quiz pass, the lesson's completion when its
 // quiz passes, and every missed item into the review queue (due at once).
 //
-// Errors: *Error of kind NotFound for an unknown lesson or widget, or a
-// store failure.
+// A post must answer every item. An incomplete one is refused with an
+// *Error of kind Invalid whose message names the unanswered items; nothing
+// is graded or saved, and the outcome carries only the kept answers (no
+// feedback), so the form can be shown again as it was.
+//
+// Errors: *Error of kind NotFound for an unknown lesson or widget, Invalid
+// for an incomplete post, or a store failure.
 func (s *Service) CheckWidget(ctx context.Context, a Actor, p WidgetPost) (WidgetOutcome, error) {
 	lesson, w, err := s.lessonWidget(p.LessonSlug, p.WidgetID)
 	if err != nil {
@@ -75,7 +78,7 @@ func (s *Service) CheckWidget(ctx context.Context, a Actor, p WidgetPost) (Widge
 	}
 	now := s.now()
 	out := WidgetOutcome{Lesson: lesson, Widget: w, Kept: map[string][]string{}, Attempt: p.Attempt}
-	if out.Attempt < 1 || out.Attempt > 1_000_000 {
+	if out.Attempt < 0 || out.Attempt > 1_000_000 {
 		out.Attempt = 1
 	}
 	attempt := Attempt{LearnerID: a.ID, LessonSlug: lesson.Slug, WidgetID: w.ID, Kind: w.Kind, At: now}
@@ -93,8 +96,12 @@ func (s *Service) CheckWidget(ctx context.Context, a Actor, p WidgetPost) (Widge
 				out.Kept[field] = []string{v}
 			}
 		}
+		if err := x.CheckComplete(answers); err != nil {
+			return out, incomplete(err)
+		}
 		fb := quiz.GradeClassify(x, answers)
-		out.Classify = &fb
+		shown := fb.Shown()
+		out.Classify = &shown
 		out.Score, out.Total, out.Passed = fb.Score, fb.Total, fb.AllCorrect
 		missed = fb.Missed
 		award, awarded = quiz.WidgetAward(lesson.Slug, w.ID, fb.AllCorrect)
@@ -116,27 +123,32 @@ func (s *Service) CheckWidget(ctx context.Context, a Actor, p WidgetPost) (Widge
 				out.Kept[field] = []string{v}
 			}
 		}
+		if err := x.CheckComplete(answers); err != nil {
+			return out, incomplete(err)
+		}
 		fb := quiz.GradeAnnotate(x, answers)
-		out.Annotate = &fb
+		shown := fb.Shown()
+		out.Annotate = &shown
 		out.Score, out.Total, out.Passed = fb.Score, fb.Total, fb.AllCorrect
 		missed = fb.Missed
 		award, awarded = quiz.WidgetAward(lesson.Slug, w.ID, fb.AllCorrect)
 		attempt.Answers = jsonString(answers)
 	case *quiz.Quiz:
+		out.Draw = QuizDraw(a, x, out.Attempt)
 		answers := quiz.QuizAnswers{}
 		for i := range x.Questions {
-			if given := QuestionChoices(p.Answers, &x.Questions[i], out.Kept); len(given) > 0 {
+			drawn := x.Drawn(out.Draw, i)
+			drawn.ID = x.Questions[i].ID // the form names fields by slot
+			if given := QuestionChoices(p.Answers, &drawn, out.Kept); len(given) > 0 {
 				answers[x.Questions[i].ID] = given
 			}
 		}
-		result := quiz.GradeQuiz(x, answers)
-		order, ok := postedOrder(x, p.Order)
-		if !ok {
-			order = quiz.Order(x, quiz.AttemptSeed(a.ID, out.Attempt))
+		if err := x.CheckComplete(out.Draw, answers); err != nil {
+			return out, incomplete(err)
 		}
-		out.Order = order
-		result.Questions = quiz.Arrange(result.Questions, order)
-		out.Quiz = &result
+		result := quiz.GradeDraw(x, out.Draw, answers)
+		shown := result.Shown()
+		out.Quiz = &shown
 		out.Score, out.Total, out.Passed = result.Score, result.Total, result.Passed
 		missed = result.Missed
 		award, awarded = quiz.QuizAward(lesson.Slug, x, result)
@@ -176,7 +188,8 @@ func (s *Service) CheckWidget(ctx context.Context, a Actor, p WidgetPost) (Widge
 }
 
 // QuestionChoices reads the posted answer to one question (field "q.ID",
-// or "q.ID.<hint>" per hint of an annotate question), keeps only choices
+// or "q.ID.<hint>" = quiz.HintChoice per hint of an annotate question),
+// keeps only choices
 // the question offers, and records the kept fields in keep so a redrawn
 // form shows the learner's choices.
 func QuestionChoices(form Answers, q *quiz.Question, keep map[string][]string) []string {
@@ -185,10 +198,10 @@ func QuestionChoices(form Answers, q *quiz.Question, keep map[string][]string) [
 		var given []string
 		for _, h := range quiz.AllHints() {
 			v := first(form[field+"."+string(h)])
-			if _, err := strconv.ParseBool(v); err != nil {
+			if v != quiz.HintChoice(h, true) && v != quiz.HintChoice(h, false) {
 				continue
 			}
-			given = append(given, string(h)+"="+v)
+			given = append(given, v)
 			keep[field+"."+string(h)] = []string{v}
 		}
 		return given
@@ -212,40 +225,30 @@ func QuestionChoices(form Answers, q *quiz.Question, keep map[string][]string) [
 	return given
 }
 
-// postedOrder reads the question order a quiz form showed: every question
-// id once, comma-separated. ok is false for anything else.
-func postedOrder(q *quiz.Quiz, posted string) ([]int, bool) {
-	ids := strings.Split(posted, ",")
-	if posted == "" || len(ids) != len(q.Questions) {
-		return nil, false
+// QuizDraw returns what a's attempt at the quiz shows. Attempt 0 is a
+// first visit's: the same for everyone, so that the page of a visitor
+// without a cookie can be drawn once and graded when it is posted. Every
+// later attempt is the learner's own (quiz.DrawFor), so a retry asks
+// other versions of the questions.
+func QuizDraw(a Actor, q *quiz.Quiz, attempt int) quiz.Draw {
+	if attempt <= 0 {
+		return quiz.DrawFor(q, "", 1)
 	}
-	index := make(map[string]int, len(q.Questions))
-	for i, qn := range q.Questions {
-		index[qn.ID] = i
-	}
-	order := make([]int, 0, len(ids))
-	for _, id := range ids {
-		i, ok := index[id]
-		if !ok {
-			return nil, false
-		}
-		delete(index, id)
-		order = append(order, i)
-	}
-	return order, true
+	return quiz.DrawFor(q, a.ID, attempt)
 }
 
-// QuizOrder returns the question order a's attempt at the quiz shows: the
-// authored order for a first visit, else the attempt's own shuffle.
-func QuizOrder(a Actor, q *quiz.Quiz, attempt int) []int {
+// NextQuizAttempt returns the number of a's next attempt at the quiz: 0
+// for a first visit, else one more than the attempts made.
+func NextQuizAttempt(a Actor, sum Summary, lessonSlug, quizID string) int {
 	if !a.Known {
-		order := make([]int, len(q.Questions))
-		for i := range order {
-			order[i] = i
-		}
-		return order
+		return 0
 	}
-	return quiz.Order(q, quiz.AttemptSeed(a.ID, attempt))
+	return sum.QuizAttempt(lessonSlug, quizID)
+}
+
+// incomplete turns the quiz package's refusal into an Invalid error.
+func incomplete(err error) error {
+	return &Error{Kind: Invalid, Message: err.Error(), Err: err}
 }
 
 func isCategory(cats []quiz.Category, id string) bool {

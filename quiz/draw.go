@@ -157,3 +157,8 @@ func GradeDraw(q *Quiz, d Draw, answers QuizAnswers) QuizResult {
 	r.Passed = r.Total > 0 && r.Score >= r.PassMark
 	return r
 }
+
+// Drawn returns the version of the slot at authored index i that d shows,
+// with its options in the drawn order: the question a post for that slot
+// answers. i must be a valid index of q.Questions.
+func (q *Quiz) Drawn(d Draw, i int) Question { return q.drawn(d, i) }

@@ -46,9 +46,6 @@ func testSandbox(t *testing.T) *sandbox.Sandbox {
 	return box
 }
 
-const rightSolution = "K = {'unknown_tool': -32602, 'malformed': -32600}\nk, m = input().split('|', 1)\n" +
-	"print(f'error {K[k]} {m}' if k in K else f'result isError=true {m}')\n"
-
 func apiPost(t *testing.T, c *http.Client, url, body string) (int, http.Header, string) {
 	t.Helper()
 	resp, err := c.Post(url, "application/json", strings.NewReader(body))
@@ -69,7 +66,7 @@ func TestExerciseAPI(t *testing.T) {
 	ex, _, _ := s.course().Exercise("report-a-failure")
 
 	t.Run("run grades the samples only", func(t *testing.T) {
-		status, _, body := apiPost(t, c.http, ts.URL+"/api/exercises/report-a-failure/run", code(rightSolution))
+		status, _, body := apiPost(t, c.http, ts.URL+"/api/exercises/report-a-failure/run", code(ex.Solution))
 		var r apiExerciseResponse
 		if status != 200 || json.Unmarshal([]byte(body), &r) != nil || !r.Passed || len(r.Cases) != len(ex.Samples) || r.Awarded != 0 {
 			t.Fatalf("run = %d %s", status, body)
@@ -101,7 +98,7 @@ func TestExerciseAPI(t *testing.T) {
 	})
 	t.Run("a right submission earns XP once", func(t *testing.T) {
 		for i, want := range []int{ex.XPValue(), 0} {
-			_, _, body := apiPost(t, c.http, ts.URL+"/api/exercises/report-a-failure/submit", code(rightSolution))
+			_, _, body := apiPost(t, c.http, ts.URL+"/api/exercises/report-a-failure/submit", code(ex.Solution))
 			var r apiExerciseResponse
 			if json.Unmarshal([]byte(body), &r) != nil || !r.Passed || r.Awarded != want {
 				t.Errorf("submission %d: %s, want %d XP awarded", i+1, body, want)

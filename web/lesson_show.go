@@ -54,7 +54,7 @@ func (s *Server) lessonView(r *http.Request, lesson *lessons.Lesson, o lessonOve
 	a, sum := progress.ActorFrom(r.Context()), summaryFrom(r.Context())
 	v := LessonView{
 		Page: s.page(r, lesson.Title, "course"), Title: lesson.Title, Slug: lesson.Slug, Number: course.Number(lesson.Slug),
-		Minutes: lesson.Minutes, XP: lesson.XP, Objectives: lesson.Objectives, Takeaways: lesson.Takeaways,
+		Minutes: lesson.Minutes, XP: lesson.XP, Objectives: lesson.Objectives,
 	}
 	v.Description = lesson.Summary
 	v.Skeleton = skeleton
@@ -70,11 +70,14 @@ func (s *Server) lessonView(r *http.Request, lesson *lessons.Lesson, o lessonOve
 			v.StyleNonce = nonce
 		}
 	}
-	attempt := 1
+	attempt := 0
 	if !skeleton {
 		attempt = quizAttempt(a, sum, lesson)
 	}
-	for _, seg := range lesson.Segments {
+	for i, seg := range lesson.Segments {
+		if i == lesson.TakeawaysAt && lesson.Takeaways != "" {
+			v.Body = append(v.Body, BodyPart{Takeaways: lesson.Takeaways})
+		}
 		w := seg.Widget
 		switch {
 		case w == nil:
@@ -91,12 +94,15 @@ func (s *Server) lessonView(r *http.Request, lesson *lessons.Lesson, o lessonOve
 			v.Body = append(v.Body, BodyPart{HTML: template.HTML(hole(holeQuiz + w.ID))})
 		default:
 			// The time-zone field is left empty; the page script fills it.
-			var order []int
+			var draw quiz.Draw
 			if q, ok := w.Value.(*quiz.Quiz); ok {
-				order = progress.QuizOrder(a, q, attempt)
+				draw = progress.QuizDraw(a, q, attempt)
 			}
-			v.Body = append(v.Body, BodyPart{Widget: widgetView(lesson, w, order, attempt, "")})
+			v.Body = append(v.Body, BodyPart{Widget: widgetView(lesson, w, draw, attempt, "")})
 		}
+	}
+	if lesson.TakeawaysAt >= len(lesson.Segments) && lesson.Takeaways != "" {
+		v.Body = append(v.Body, BodyPart{Takeaways: lesson.Takeaways})
 	}
 	prev, next := course.Neighbours(lesson.Slug)
 	if prev != nil {

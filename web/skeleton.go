@@ -87,11 +87,12 @@ type pageCache struct {
 	quizzes   map[quizKey][]byte
 }
 
-// quizKey names one drawing of a quiz: its order and attempt number.
+// quizKey names one drawing of a quiz: what it draws and its attempt
+// number.
 type quizKey struct {
 	lesson  *lessons.Lesson
 	id      string
-	order   string
+	draw    string
 	attempt int
 }
 
@@ -130,17 +131,17 @@ func (s *Server) lessonSkeleton(r *http.Request, lesson *lessons.Lesson) (*skele
 // drawnQuiz returns the quiz drawn in the order the learner sees it.
 func (s *Server) drawnQuiz(r *http.Request, lesson *lessons.Lesson, w *lessons.Widget, attempt int) ([]byte, error) {
 	q := w.Value.(*quiz.Quiz)
-	// A first visit shows the authored order; the form posts the order it
-	// showed, so results line up whatever the order was.
-	order := progress.QuizOrder(progress.ActorFrom(r.Context()), q, attempt)
-	key := quizKey{lesson: lesson, id: w.ID, order: fmt.Sprint(order), attempt: attempt}
+	// A first visit shows the draw every visitor sees; the form posts the
+	// attempt number, from which the post recomputes the draw.
+	draw := progress.QuizDraw(progress.ActorFrom(r.Context()), q, attempt)
+	key := quizKey{lesson: lesson, id: w.ID, draw: fmt.Sprint(draw), attempt: attempt}
 	s.pages.mu.Lock()
 	b, ok := s.pages.quizzes[key]
 	s.pages.mu.Unlock()
 	if ok {
 		return b, nil
 	}
-	v := widgetView(lesson, w, order, attempt, "")
+	v := widgetView(lesson, w, draw, attempt, "")
 	var buf bytes.Buffer
 	if err := widget(v).Render(r.Context(), &buf); err != nil {
 		return nil, fmt.Errorf("web: draw quiz of %s: %w", lesson.Slug, err)

@@ -82,15 +82,16 @@ type LessonView struct {
 	XP         int
 	Objectives []string
 	Body       []BodyPart
-	Takeaways  template.HTML
 	Prev, Next *LessonLink
 }
 
-// BodyPart is one piece of a lesson body, rendered HTML or a widget.
+// BodyPart is one piece of a lesson body: rendered HTML, a widget, an
+// exercise, or the key takeaways box, where the author put it.
 type BodyPart struct {
-	HTML     template.HTML
-	Widget   *WidgetView
-	Exercise *ExerciseView
+	HTML      template.HTML
+	Takeaways template.HTML
+	Widget    *WidgetView
+	Exercise  *ExerciseView
 }
 
 // LessonLink points to a neighbouring lesson.
@@ -135,6 +136,11 @@ type WidgetView struct {
 	Passed bool
 	// Checked is true once the learner has submitted.
 	Checked bool
+	// Refused is true when the post was refused (incomplete): Outcome says
+	// why and there is no feedback.
+	Refused bool
+	// LessonURL is where a retry starts: the lesson page at this widget.
+	LessonURL string
 }
 
 // Chosen reports whether value was the learner's answer for field.

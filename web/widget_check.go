@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -32,25 +33,33 @@ func (s *Server) widgetCheck(w http.ResponseWriter, r *http.Request) error {
 	attempt, _ := strconv.Atoi(r.PostForm.Get("attempt"))
 	out, err := s.app.CheckWidget(r.Context(), progress.ActorFrom(r.Context()), progress.WidgetPost{
 		LessonSlug: r.PathValue("slug"), WidgetID: r.PathValue("id"), Answers: progress.Answers(r.PostForm),
-		Attempt: attempt, Order: r.PostForm.Get("order"), TimeZone: r.PostForm.Get("tz"),
+		Attempt: attempt, TimeZone: r.PostForm.Get("tz"),
 	})
-	if err != nil {
+	status := http.StatusOK
+	var view *WidgetView
+	var pe *progress.Error
+	switch {
+	case errors.As(err, &pe) && pe.Kind == progress.Invalid:
+		// An incomplete post: the form again, as it was, with the message.
+		status, view = http.StatusUnprocessableEntity, refusedView(out, r.PostForm.Get("tz"), pe.Message)
+	case err != nil:
 		return err
+	default:
+		r = withSummary(r, out.Summary)
+		view = checkedView(out, r.PostForm.Get("tz"))
 	}
-	r = withSummary(r, out.Summary)
-	view := checkedView(out, r.PostForm.Get("tz"))
 	if wantsJSON(r) {
 		var buf bytes.Buffer
 		if err := widget(view).Render(r.Context(), &buf); err != nil {
 			return fmt.Errorf("web: render widget %s: %w", view.ID, err)
 		}
 		w.Header().Set("Cache-Control", "no-store")
-		return writeJSON(w, http.StatusOK, checkResponse{
-			HTML: buf.String(), Passed: view.Passed, Outcome: view.Outcome, Awarded: out.Awarded, Learner: badge(out.Summary),
+		return writeJSON(w, status, checkResponse{
+			HTML: buf.String(), Passed: view.Passed, Outcome: view.Outcome, Awarded: out.Awarded, Learner: badgeFrom(r.Context()),
 		})
 	}
 	// A plain post: redraw the whole lesson with this widget's feedback.
-	return s.renderLesson(w, r, out.Lesson, lessonOverrides{widget: view})
+	return s.renderLesson(w, r, out.Lesson, lessonOverrides{widget: view, status: status})
 }
 
 // wantsJSON reports whether the client asked for JSON rather than a page.

@@ -14,10 +14,11 @@ func widgetAction(slug, id string) string {
 	return "/lessons/" + url.PathEscape(slug) + "/widgets/" + url.PathEscape(id)
 }
 
-// widgetView builds the unanswered view of a widget. A quiz is shown in
-// order, the question order of the attempt.
-func widgetView(lesson *lessons.Lesson, w *lessons.Widget, order []int, attempt int, zone string) *WidgetView {
-	v := &WidgetView{Kind: w.Kind, ID: w.ID, Action: widgetAction(lesson.Slug, w.ID), TimeZone: zone, Attempt: attempt}
+// widgetView builds the unanswered view of a widget. A quiz shows draw, what
+// its attempt asks.
+func widgetView(lesson *lessons.Lesson, w *lessons.Widget, draw quiz.Draw, attempt int, zone string) *WidgetView {
+	v := &WidgetView{Kind: w.Kind, ID: w.ID, Action: widgetAction(lesson.Slug, w.ID), TimeZone: zone, Attempt: attempt,
+		LessonURL: "/lessons/" + url.PathEscape(lesson.Slug) + "#w-" + w.ID}
 	switch x := w.Value.(type) {
 	case *quiz.Classify:
 		cv := x.View()
@@ -26,26 +27,26 @@ func widgetView(lesson *lessons.Lesson, w *lessons.Widget, order []int, attempt 
 		av := x.View()
 		v.Annotate = &av
 	case *quiz.Quiz:
-		qv := x.View(order)
+		qv := x.ViewDraw(draw)
 		v.Quiz = &qv
 	}
 	return v
 }
 
 // quizAttempt returns the attempt number the actor's next try at the
-// lesson's quiz has: 1 for a first visit or a quiz that is not shuffled.
+// lesson's quiz has (see progress.NextQuizAttempt).
 func quizAttempt(a progress.Actor, sum progress.Summary, lesson *lessons.Lesson) int {
 	q, ok := lesson.Quiz()
-	if !ok || !a.Known || !q.Shuffle {
-		return 1
+	if !ok {
+		return 0
 	}
-	return sum.QuizAttempt(lesson.Slug, q.ID)
+	return progress.NextQuizAttempt(a, sum, lesson.Slug, q.ID)
 }
 
 // checkedView builds the view of a widget after a check: the form with the
 // learner's choices kept and the feedback.
 func checkedView(out progress.WidgetOutcome, zone string) *WidgetView {
-	v := widgetView(out.Lesson, out.Widget, out.Order, out.Attempt, zone)
+	v := widgetView(out.Lesson, out.Widget, out.Draw, out.Attempt, zone)
 	v.Checked, v.Answers, v.Passed = true, out.Kept, out.Passed
 	switch {
 	case out.Classify != nil:
@@ -59,11 +60,19 @@ func checkedView(out progress.WidgetOutcome, zone string) *WidgetView {
 		if out.Passed {
 			v.Outcome = fmt.Sprintf("Passed: %d of %d right. The lesson is complete.", out.Score, out.Total)
 		} else {
-			v.Outcome = fmt.Sprintf("%d of %d right; %d needed to pass. Read the explanations, then try again.", out.Score, out.Total, out.Quiz.PassMark)
+			v.Outcome = fmt.Sprintf("%d of %d right; %d needed to pass. The questions marked wrong come back in your review; try again with new versions of the questions.", out.Score, out.Total, out.Quiz.PassMark)
 		}
 	}
 	if out.Awarded > 0 {
 		v.Outcome += fmt.Sprintf(" +%d XP.", out.Awarded)
 	}
+	return v
+}
+
+// refusedView builds the view of a widget whose post was refused as
+// incomplete: the form as the learner left it, with the message.
+func refusedView(out progress.WidgetOutcome, zone, message string) *WidgetView {
+	v := widgetView(out.Lesson, out.Widget, out.Draw, out.Attempt, zone)
+	v.Answers, v.Checked, v.Refused, v.Outcome = out.Kept, true, true, message
 	return v
 }

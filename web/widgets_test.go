@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -71,42 +73,68 @@ func firstWidget(t *testing.T, s *Server, kind string) (*lessons.Lesson, *lesson
 	return nil, nil
 }
 
-// rightAnswers fills a form that gets every item of w right.
-func rightAnswers(w *lessons.Widget) url.Values {
+// rightAnswers fills a form that gets every item of w right; a quiz is
+// answered as its first-visit draw (attempt 0) shows it.
+func rightAnswers(w *lessons.Widget) url.Values { return answersFor(w, true) }
+
+// wrongAnswers fills a form that answers every item of w, all wrong.
+func wrongAnswers(w *lessons.Widget) url.Values { return answersFor(w, false) }
+
+func answersFor(w *lessons.Widget, right bool) url.Values {
 	f := url.Values{"tz": {"Europe/Berlin"}}
+	pickCategory := func(cats []quiz.Category, answer string) string {
+		if right {
+			return answer
+		}
+		for _, c := range cats {
+			if c.ID != answer {
+				return c.ID
+			}
+		}
+		return answer
+	}
+	hintValue := func(t *quiz.Tool, h quiz.Hint) bool {
+		v := true
+		if k := t.Hints.Get(h); k != nil && k.Value != nil {
+			v = *k.Value
+		}
+		if !right && t.Matters(h) {
+			v = !v
+		}
+		return v
+	}
 	switch x := w.Value.(type) {
 	case *quiz.Classify:
 		for _, it := range x.Items {
-			f.Set("item."+it.ID, it.Answer)
+			f.Set("item."+it.ID, pickCategory(x.Categories, it.Answer))
 		}
 	case *quiz.Annotate:
-		for _, tool := range x.Tools {
+		for i := range x.Tools {
+			tool := &x.Tools[i]
 			for _, h := range quiz.AllHints() {
-				if k := tool.Hints.Get(h); k != nil && k.Value != nil {
-					f.Set("hint."+tool.Name+"."+string(h), map[bool]string{true: "true", false: "false"}[*k.Value])
-				} else {
-					f.Set("hint."+tool.Name+"."+string(h), "true")
-				}
+				f.Set("hint."+tool.Name+"."+string(h), strconv.FormatBool(hintValue(tool, h)))
 			}
 		}
 	case *quiz.Quiz:
-		for _, q := range x.Questions {
-			field := "q." + q.ID
+		f.Set("attempt", "0")
+		d := quiz.DrawFor(x, "", 1)
+		for i := range x.Questions {
+			q := x.Drawn(d, i)
+			field := "q." + x.Questions[i].ID
 			switch q.Kind {
 			case quiz.QuestionClassify:
-				f.Set(field, q.Answer)
+				f.Set(field, pickCategory(q.Categories, q.Answer))
 			case quiz.QuestionAnnotate:
 				for _, h := range quiz.AllHints() {
-					v := true
-					if k := q.Tool.Hints.Get(h); k != nil && k.Value != nil {
-						v = *k.Value
-					}
-					f.Set(field+"."+string(h), quiz.HintChoice(h, v))
+					f.Set(field+"."+string(h), quiz.HintChoice(h, hintValue(q.Tool, h)))
 				}
 			default:
 				for _, o := range q.Options {
-					if o.Correct {
+					if o.Correct == right {
 						f.Add(field, o.ID)
+						if !right {
+							break
+						}
 					}
 				}
 			}
@@ -217,11 +245,15 @@ func TestClassifyFormPost(t *testing.T) {
 	action := widgetAction(lesson.Slug, w.ID)
 	items := w.Value.(*quiz.Classify).Items
 
-	// All wrong: feedback with explanations, no XP, every item queued for review.
-	wrong := url.Values{}
-	status, body := c.post(action, wrong, "")
-	if status != 200 || !strings.Contains(body, "0 of ") || !strings.Contains(htmlText(body), items[0].Explanation) {
-		t.Fatalf("wrong post = %d; want the lesson page with explanations:\n%.2000s", status, body)
+	// A blank post is refused, naming what is unanswered and revealing nothing.
+	status, body := c.post(action, url.Values{}, "")
+	if status != http.StatusUnprocessableEntity || !strings.Contains(body, "not answered") || strings.Contains(htmlText(body), items[0].Explanation) {
+		t.Fatalf("blank post = %d; want 422 naming the unanswered items and no explanation:\n%.2000s", status, body)
+	}
+	// All wrong: which items are wrong, no key, no XP, every item queued for review.
+	status, body = c.post(action, wrongAnswers(w), "")
+	if status != 200 || !strings.Contains(body, "0 of ") || strings.Contains(htmlText(body), items[0].Explanation) {
+		t.Fatalf("wrong post = %d; want the lesson page with verdicts and no explanation of a wrong item:\n%.2000s", status, body)
 	}
 	if !strings.Contains(body, `data-testid="xp-total">0<`) {
 		t.Error("XP changed after an all-wrong check")
@@ -252,12 +284,24 @@ func TestQuizJSONAndConcurrentPasses(t *testing.T) {
 	q := w.Value.(*quiz.Quiz)
 
 	var fail checkResponse
-	status, body := c.post(action, url.Values{}, "application/json")
+	status, body := c.post(action, wrongAnswers(w), "application/json")
 	if status != 200 || json.Unmarshal([]byte(body), &fail) != nil {
 		t.Fatalf("failing quiz JSON = %d %s", status, body)
 	}
-	if fail.Passed || fail.Awarded != 0 || fail.Learner.XP != 0 || !strings.Contains(htmlText(fail.HTML), q.Questions[0].Options[0].Explanation) {
-		t.Errorf("failing quiz: %+v", fail)
+	if fail.Passed || fail.Awarded != 0 || fail.Learner.XP != 0 || strings.Contains(fail.HTML, "correct answer") {
+		t.Errorf("failing quiz shows a right key or passed: %+v", fail)
+	}
+	// The explanation of each chosen (wrong) option shows; no other does.
+	d := quiz.DrawFor(q, "", 1)
+	chosen := wrongAnswers(w)
+	for i := range q.Questions {
+		qn := q.Drawn(d, i)
+		for _, o := range qn.Options {
+			isChosen := slices.Contains(chosen["q."+q.Questions[i].ID], o.ID)
+			if shown := strings.Contains(htmlText(fail.HTML), o.Explanation); shown != isChosen && len(o.Explanation) > 15 {
+				t.Errorf("question %s option %s (chosen %v): explanation shown = %v", qn.ID, o.ID, isChosen, shown)
+			}
+		}
 	}
 
 	const posts = 50
@@ -301,7 +345,7 @@ func TestReviewFlow(t *testing.T) {
 	items := w.Value.(*quiz.Classify).Items
 	// Miss only the first item.
 	form := rightAnswers(w)
-	form.Del("item." + items[0].ID)
+	form.Set("item."+items[0].ID, wrongAnswers(w).Get("item."+items[0].ID))
 	c.post(widgetAction(lesson.Slug, w.ID), form, "")
 
 	status, body := c.get("/review")
@@ -338,4 +382,122 @@ func mustParse(t *testing.T, s string) *url.URL {
 		t.Fatal(err)
 	}
 	return u
+}
+
+// quizPrompts returns the question prompts a lesson page shows, in order.
+func quizPrompts(body string) []string {
+	var out []string
+	for _, m := range regexp.MustCompile(`<legend>([^<]*)</legend>`).FindAllStringSubmatch(body, -1) {
+		out = append(out, htmlText(m[1]))
+	}
+	return out
+}
+
+func TestQuizRefusesIncompleteAndRetriesAnew(t *testing.T) {
+	s := newTestServer(t)
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	c := newClient(t, ts.URL)
+	lesson, w := firstWidget(t, s, quiz.KindQuiz)
+	q := w.Value.(*quiz.Quiz)
+	action := widgetAction(lesson.Slug, w.ID)
+	noExplanation := func(name, body string) {
+		t.Helper()
+		for _, e := range explanations(w) {
+			if strings.Contains(htmlText(body), e) {
+				t.Errorf("%s: the response shows the explanation %q", name, e)
+			}
+		}
+		if strings.Contains(body, "correct answer") {
+			t.Errorf("%s: the response marks a correct answer", name)
+		}
+	}
+
+	half := rightAnswers(w)
+	for i, qn := range q.Questions {
+		if i%2 == 1 {
+			for field := range half {
+				if field == "q."+qn.ID || strings.HasPrefix(field, "q."+qn.ID+".") {
+					half.Del(field)
+				}
+			}
+		}
+	}
+	for name, form := range map[string]url.Values{"blank": {"attempt": {"0"}}, "half-filled": half} {
+		for _, accept := range []string{"", "application/json"} {
+			status, body := c.post(action, form, accept)
+			if status != http.StatusUnprocessableEntity || !strings.Contains(body, "not answered") {
+				t.Errorf("%s post (accept %q) = %d, want 422 naming the unanswered questions:\n%.500s", name, accept, status, body)
+			}
+			noExplanation(name, body)
+		}
+	}
+	if _, home := c.get("/"); strings.Contains(home, ">completed<") {
+		t.Error("a refused quiz post completed the lesson")
+	}
+
+	// A retry asks other versions of the questions.
+	_, page := c.get("/lessons/" + lesson.Slug)
+	before := quizPrompts(page)
+	m := regexp.MustCompile(`name="attempt" value="(\d+)"`).FindStringSubmatch(page)
+	if m == nil || m[1] != "1" {
+		t.Fatalf("a returning learner's first quiz shows attempt %v, want 1", m)
+	}
+	// Answer the attempt the page showed, all wrong: pick the first option of
+	// each drawn question that is not correct.
+	d := quiz.DrawFor(q, learnerIDOf(t, c, ts.URL), 1)
+	wrong := url.Values{"attempt": {"1"}}
+	for i := range q.Questions {
+		qn := q.Drawn(d, i)
+		field := "q." + q.Questions[i].ID
+		switch qn.Kind {
+		case quiz.QuestionClassify:
+			for _, cat := range qn.Categories {
+				if cat.ID != qn.Answer {
+					wrong.Set(field, cat.ID)
+					break
+				}
+			}
+		case quiz.QuestionAnnotate:
+			for _, h := range quiz.AllHints() {
+				wrong.Set(field+"."+string(h), "true")
+			}
+		default:
+			for _, o := range qn.Options {
+				if !o.Correct {
+					wrong.Set(field, o.ID)
+					break
+				}
+			}
+		}
+	}
+	status, body := c.post(action, wrong, "")
+	if status != 200 || strings.Contains(body, "Passed:") {
+		t.Fatalf("failing attempt = %d:\n%.500s", status, body)
+	}
+	_, page = c.get("/lessons/" + lesson.Slug)
+	after := quizPrompts(page)
+	if len(after) != len(before) || slices.Equal(after, before) {
+		t.Errorf("the retry shows the same questions:\nbefore %q\nafter  %q", before, after)
+	}
+	if !strings.Contains(page, `name="attempt" value="2"`) {
+		t.Error("the retry is not attempt 2")
+	}
+}
+
+// learnerIDOf reads the learner id out of the client's cookie, the way the
+// server does, so a test can recompute what the learner's attempts draw.
+func learnerIDOf(t *testing.T, c *client, base string) string {
+	t.Helper()
+	for _, ck := range c.http.Jar.Cookies(mustParse(t, base)) {
+		if ck.Name == learnerCookie {
+			var id []byte
+			if err := newIdentity(make([]byte, 64)).codec.Decode(learnerCookie, ck.Value, &id); err != nil {
+				t.Fatal(err)
+			}
+			return string(id)
+		}
+	}
+	t.Fatal("the client has no learner cookie")
+	return ""
 }

@@ -68,7 +68,7 @@ func TestBrowserWholeCourse(t *testing.T) {
 			case w.Kind == quiz.KindQuiz:
 				scope := fmt.Sprintf(`[data-testid="widget-%s"]`, w.ID)
 				q := w.Value.(*quiz.Quiz)
-				b.do(t, clickAll(quizClicks(scope, q))...)
+				b.do(t, clickAll(b.quizClicks(t, scope, q))...)
 				b.do(t, chromedp.Click(chromedp.CSS(scope+` button[type="submit"]`)),
 					chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="outcome"] p`)))
 				if got := b.text(t, scope+` [data-testid="outcome"]`); !strings.HasPrefix(got, "Passed") {
