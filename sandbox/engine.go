@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -43,7 +42,13 @@ const wasmPageSize = 64 << 10
 // interpreter and a pool of parked instances) needs. In worker mode the
 // supervisor sends it to each worker process.
 type engineConfig struct {
+	// WasmPath is the interpreter's file, absolute; ignored when
+	// WasmBuiltIn is set.
 	WasmPath string
+	// WasmBuiltIn uses the module embedded in this program (release
+	// builds); a worker, being the same program, has it too.
+	WasmBuiltIn bool
+	// CacheDir holds compiled code; "" compiles on every start.
 	CacheDir string
 	// MemoryLimitPages caps every instance's linear memory.
 	MemoryLimitPages uint32
@@ -89,39 +94,22 @@ type engine struct {
 }
 
 // openEngine compiles the interpreter (from the disk cache when it can) and
-// returns an engine with an empty pool; call fill to start the pool.
+// returns an engine with an empty pool; call fill to start the pool. A
+// cache that cannot be opened or written is skipped, not an error: the
+// supervisor has already logged why (usableCacheDir).
 func openEngine(ctx context.Context, cfg engineConfig) (*engine, error) {
-	wasm, err := os.ReadFile(cfg.WasmPath)
+	wasm, err := readModule(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: read interpreter (run npm ci to install it): %w", err)
-	}
-	rc := wazero.NewRuntimeConfig().
-		WithDebugInfoEnabled(false).
-		WithCloseOnContextDone(cfg.CloseOnContextDone).
-		WithMemoryLimitPages(cfg.MemoryLimitPages)
-	if cfg.CacheDir != "" {
-		dir := filepath.Join(cfg.CacheDir, cacheSubdir)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("sandbox: cache directory: %w", err)
-		}
-		cache, err := wazero.NewCompilationCacheWithDir(dir)
-		if err != nil {
-			return nil, fmt.Errorf("sandbox: cache directory: %w", err)
-		}
-		rc = rc.WithCompilationCache(cache)
+		return nil, err
 	}
 	ectx, cancel := context.WithCancel(context.Background())
-	rt := wazero.NewRuntimeWithConfig(ectx, rc)
-	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
-		cancel()
-		_ = rt.Close(ctx)
-		return nil, fmt.Errorf("sandbox: wasi: %w", err)
+	rt, compiled, err := compileModule(ctx, ectx, cfg, wasm, cfg.CacheDir)
+	if err != nil && cfg.CacheDir != "" {
+		rt, compiled, err = compileModule(ctx, ectx, cfg, wasm, "")
 	}
-	compiled, err := rt.CompileModule(ctx, wasm)
 	if err != nil {
 		cancel()
-		_ = rt.Close(ctx)
-		return nil, fmt.Errorf("sandbox: compile %s: %w", cfg.WasmPath, err)
+		return nil, err
 	}
 	return &engine{
 		cfg: cfg, rt: rt, compiled: compiled,
@@ -129,6 +117,37 @@ func openEngine(ctx context.Context, cfg engineConfig) (*engine, error) {
 		mem:  newMemPool(2),
 		wake: make(chan struct{}, 1),
 	}, nil
+}
+
+// compileModule makes a runtime for cfg, with the compilation cache in
+// cacheDir unless it is "", and compiles wasm in it.
+func compileModule(ctx, rtCtx context.Context, cfg engineConfig, wasm []byte, cacheDir string) (wazero.Runtime, wazero.CompiledModule, error) {
+	rc := wazero.NewRuntimeConfig().
+		WithDebugInfoEnabled(false).
+		WithCloseOnContextDone(cfg.CloseOnContextDone).
+		WithMemoryLimitPages(cfg.MemoryLimitPages)
+	if cacheDir != "" {
+		cache, err := wazero.NewCompilationCacheWithDir(filepath.Join(cacheDir, cacheSubdir))
+		if err != nil {
+			return nil, nil, fmt.Errorf("sandbox: cache directory: %w", err)
+		}
+		rc = rc.WithCompilationCache(cache)
+	}
+	rt := wazero.NewRuntimeWithConfig(rtCtx, rc)
+	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
+		_ = rt.Close(ctx)
+		return nil, nil, fmt.Errorf("sandbox: wasi: %w", err)
+	}
+	compiled, err := rt.CompileModule(ctx, wasm)
+	if err != nil {
+		_ = rt.Close(ctx)
+		what := cfg.WasmPath
+		if cfg.WasmBuiltIn {
+			what = "the built-in module"
+		}
+		return nil, nil, fmt.Errorf("sandbox: cannot load the interpreter from %s (is it the CPython for WASI module?): %w: %s", what, err, installHint)
+	}
+	return rt, compiled, nil
 }
 
 // instance is one interpreter, started with the harness. It is parked when

@@ -61,6 +61,11 @@ type Sandbox struct {
 	log   *slog.Logger
 	admit chan struct{} // running + queued submissions
 
+	// module is where the interpreter comes from; moduleErr, an
+	// *UnavailableError, says why none was found.
+	module    moduleRef
+	moduleErr error
+
 	startOnce sync.Once
 	startErr  error
 	started   chan struct{}
@@ -80,8 +85,12 @@ type executor interface {
 	close(ctx context.Context) error
 }
 
-// New checks cfg and returns a Sandbox. It is cheap: nothing is compiled or
-// started until Warm, Run or Grade.
+// New checks cfg and returns a Sandbox. It is cheap: it locates the
+// interpreter (see Config.WasmPath) and checks that the cache folder can be
+// written (if not, it logs why once and compiles on every start), but
+// nothing is compiled or started until Warm, Run or Grade. An interpreter
+// that is missing is not an error here: the Sandbox then answers every run,
+// and ReadyErr, with an *UnavailableError saying what to do.
 func New(cfg Config) (*Sandbox, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -90,9 +99,11 @@ func New(cfg Config) (*Sandbox, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	module, moduleErr := locateModule(cfg.WasmPath)
 	ecfg := engineConfig{
-		WasmPath:           cfg.WasmPath,
-		CacheDir:           cfg.CacheDir,
+		WasmPath:           module.Path,
+		WasmBuiltIn:        module.BuiltIn,
+		CacheDir:           usableCacheDir(cfg.CacheDir, log),
 		MemoryLimitPages:   uint32(cfg.MemoryLimitBytes / wasmPageSize),
 		CloseOnContextDone: cfg.InProcess,
 		PoolSize:           cfg.PoolSize,
@@ -100,10 +111,12 @@ func New(cfg Config) (*Sandbox, error) {
 		RefillParallel:     1,
 	}
 	s := &Sandbox{
-		cfg:     cfg,
-		log:     log,
-		admit:   make(chan struct{}, cfg.MaxConcurrent+cfg.QueueSize),
-		started: make(chan struct{}),
+		cfg:       cfg,
+		log:       log,
+		module:    module,
+		moduleErr: moduleErr,
+		admit:     make(chan struct{}, cfg.MaxConcurrent+cfg.QueueSize),
+		started:   make(chan struct{}),
 	}
 	if cfg.InProcess {
 		ecfg.RefillParallel = cfg.MaxConcurrent
@@ -143,7 +156,7 @@ func (s *Sandbox) Ready() bool { return s.ready.Load() && !s.closed.Load() }
 
 func (s *Sandbox) start(ctx context.Context, progress func(string)) error {
 	s.startOnce.Do(func() {
-		s.startErr = s.exec.start(ctx, progress)
+		s.startErr = s.startExec(ctx, progress)
 		close(s.started)
 	})
 	<-s.started
@@ -152,8 +165,9 @@ func (s *Sandbox) start(ctx context.Context, progress func(string)) error {
 
 // Run runs a whole program once with stdin, under the same limits as
 // grading. A program that fails or hits a limit is not an error: see
-// RunResult. Errors: ErrCodeTooLarge, ErrBusy, ErrClosed, ctx's error, or a
-// failure to start the interpreter.
+// RunResult. Errors: ErrCodeTooLarge, ErrBusy, ErrClosed, ctx's error, or
+// ErrUnavailable (an *UnavailableError, returned at once) when the
+// interpreter is missing or failed to load.
 func (s *Sandbox) Run(ctx context.Context, code, stdin string) (RunResult, error) {
 	t := time.Now()
 	tr, end, err := s.submit(ctx, code, []string{stdin})
@@ -200,6 +214,9 @@ func (s *Sandbox) submit(ctx context.Context, code string, stdins []string) (tra
 func (s *Sandbox) submitRaw(ctx context.Context, kind harnessKind, nonce string, stdin []byte, ncases int) (transcript, execOutcome, error) {
 	if s.closed.Load() {
 		return transcript{}, execOutcome{}, ErrClosed
+	}
+	if err := s.failed(); err != nil {
+		return transcript{}, execOutcome{}, err
 	}
 	select {
 	case s.admit <- struct{}{}:

@@ -551,23 +551,6 @@ func TestBusy(t *testing.T) {
 	}
 }
 
-func TestMissingInterpreter(t *testing.T) {
-	cfg := testConfig(t)
-	cfg.WasmPath = t.TempDir() + "/python.wasm"
-	cfg.InProcess = true
-	s, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = s.Warm(context.Background(), nil)
-	if err == nil || !strings.Contains(err.Error(), "npm ci") {
-		t.Fatalf("err = %v, want a hint to run npm ci", err)
-	}
-	if _, err := s.Run(context.Background(), "print(1)", ""); err == nil {
-		t.Fatal("Run worked without an interpreter")
-	}
-}
-
 func TestConfigValidation(t *testing.T) {
 	tests := []struct {
 		name   string

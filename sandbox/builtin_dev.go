@@ -1,0 +1,8 @@
+//go:build !release
+
+package sandbox
+
+// builtinModule reports that this build embeds no interpreter: the module
+// is found on disk (see locateModule). Build with -tags release (make
+// build) to embed it.
+func builtinModule() ([]byte, bool) { return nil, false }

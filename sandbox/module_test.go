@@ -1,0 +1,184 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLocateModule(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, ModuleFile)
+	if err := os.WriteFile(file, []byte("\x00asm"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "nowhere", ModuleFile)
+	tests := []struct {
+		name       string
+		find       func() (moduleRef, error)
+		want       string   // the path found, "" for an error
+		wantReason []string // parts of the reason of the error
+	}{
+		{"path given", func() (moduleRef, error) { return locateModule(file) }, file, nil},
+		{"path given is missing", func() (moduleRef, error) { return locateModule(missing) },
+			"", []string{"python.wasm not found at " + missing, "make setup", "make build", "--python-wasm"}},
+		{"path given is a folder", func() (moduleRef, error) { return locateModule(dir) },
+			"", []string{dir + " is not a file", "make setup"}},
+		{"first candidate that exists", func() (moduleRef, error) { return findModule([]string{missing, dir, file}) }, file, nil},
+		{"no candidate exists", func() (moduleRef, error) { return findModule([]string{missing, dir}) },
+			"", []string{"python.wasm not found", "looked at " + missing + ", " + dir, "make setup"}},
+		{"the repository's module, from any working directory", func() (moduleRef, error) {
+			t.Chdir(t.TempDir())
+			return locateModule("")
+		}, testConfig(t).WasmPath, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := tt.find()
+			if tt.want != "" {
+				if err != nil || got.Path != tt.want || got.BuiltIn {
+					t.Fatalf("got %+v, %v; want %s", got, err, tt.want)
+				}
+				return
+			}
+			var u *UnavailableError
+			if !errors.Is(err, ErrUnavailable) || !errors.As(err, &u) {
+				t.Fatalf("got %+v, %v; want an *UnavailableError", got, err)
+			}
+			for _, part := range tt.wantReason {
+				if !strings.Contains(u.Reason, part) {
+					t.Errorf("reason %q does not say %q", u.Reason, part)
+				}
+			}
+		})
+	}
+}
+
+// TestUnavailable checks that a missing or broken interpreter is reported
+// with its fix by Warm and ReadyErr, and that every kind of run returns
+// ErrUnavailable at once instead of waiting.
+func TestUnavailable(t *testing.T) {
+	dir := t.TempDir()
+	notWasm := filepath.Join(dir, "python.wasm")
+	if err := os.WriteFile(notWasm, []byte("print('not a module')\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		path      string
+		inProcess bool
+		// knownAtNew: a missing file is known before Warm.
+		knownAtNew bool
+		reason     []string
+	}{
+		{"missing file, workers", filepath.Join(dir, "missing.wasm"), false, true, []string{"not found at", "make setup"}},
+		{"missing file, in process", filepath.Join(dir, "missing.wasm"), true, true, []string{"not found at", "make setup"}},
+		{"not a module, workers", notWasm, false, false, []string{"cannot load the interpreter from " + notWasm, "make setup"}},
+		{"not a module, in process", notWasm, true, false, []string{"cannot load the interpreter from " + notWasm, "make setup"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := testConfig(t)
+			cfg.WasmPath = tt.path
+			cfg.InProcess = tt.inProcess
+			cfg.MaxConcurrent = 1
+			s, err := New(cfg)
+			if err != nil {
+				t.Fatalf("New: %v; a missing interpreter must not stop New", err)
+			}
+			defer s.Close(context.Background())
+			before := s.ReadyErr()
+			if tt.knownAtNew != errors.Is(before, ErrUnavailable) || !tt.knownAtNew && !errors.Is(before, ErrWarmingUp) {
+				t.Errorf("ReadyErr before Warm = %v", before)
+			}
+			warmErr := s.Warm(context.Background(), nil)
+			var u *UnavailableError
+			if !errors.As(warmErr, &u) {
+				t.Fatalf("Warm = %v, want an *UnavailableError", warmErr)
+			}
+			for _, part := range tt.reason {
+				if !strings.Contains(u.Reason, part) {
+					t.Errorf("reason %q does not say %q", u.Reason, part)
+				}
+			}
+			if got := s.ReadyErr(); got == nil || got.Error() != warmErr.Error() {
+				t.Errorf("ReadyErr after Warm = %v, want %v", got, warmErr)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			runs := map[string]func() error{
+				"Run": func() error { _, err := s.Run(ctx, "print(1)\n", ""); return err },
+				"Grade": func() error {
+					_, err := s.Grade(ctx, "print(1)\n", []Case{{Name: "one", Expected: "1"}}, CompareTrimmedLines)
+					return err
+				},
+				"GradeMCP": func() error { _, err := s.GradeMCP(ctx, "print(1)\n", nil, MCPOptions{}); return err },
+			}
+			for name, run := range runs {
+				if err := run(); !errors.Is(err, ErrUnavailable) || err.Error() != warmErr.Error() {
+					t.Errorf("%s = %v, want %v", name, err, warmErr)
+				}
+			}
+			if ctx.Err() != nil {
+				t.Error("the runs waited for their deadline instead of failing at once")
+			}
+		})
+	}
+}
+
+// TestCacheFolderCannotBeCreated checks that the sandbox works without its
+// cache, compiling on start, and says why once.
+func TestCacheFolderCannotBeCreated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles the interpreter without a cache (about 7 s)")
+	}
+	blocker := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(blocker, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	cfg := testConfig(t)
+	cfg.CacheDir = filepath.Join(blocker, "cache")
+	cfg.InProcess = true
+	cfg.MaxConcurrent = 1
+	cfg.PoolSize, cfg.MCPPoolSize = 0, 0
+	cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(context.Background())
+	if err := s.ReadyErr(); !errors.Is(err, ErrWarmingUp) {
+		t.Errorf("ReadyErr before Warm = %v, want ErrWarmingUp", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	if err := s.Warm(ctx, nil); err != nil {
+		t.Fatalf("Warm without a usable cache: %v", err)
+	}
+	if err := s.ReadyErr(); err != nil {
+		t.Errorf("ReadyErr after Warm = %v, want nil", err)
+	}
+	res, err := s.Run(ctx, "print(6 * 7)\n", "")
+	if err != nil || res.Stdout != "42\n" {
+		t.Fatalf("Run = %+v, %v", res, err)
+	}
+	if n := strings.Count(logs.String(), "compiled-code cache cannot be used"); n != 1 {
+		t.Errorf("the log says %d times that the cache cannot be used, want once:\n%s", n, logs.String())
+	}
+	if _, err := os.Stat(cfg.CacheDir); err == nil {
+		t.Error("a cache folder appeared under a file")
+	}
+	if err := s.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ReadyErr(); !errors.Is(err, ErrClosed) {
+		t.Errorf("ReadyErr after Close = %v, want ErrClosed", err)
+	}
+}
