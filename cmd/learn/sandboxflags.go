@@ -23,7 +23,7 @@ type sandboxFlags struct {
 // add registers the sandbox flags on fs with their defaults.
 func (f *sandboxFlags) add(fs *flag.FlagSet) {
 	f.cfg = sandbox.DefaultConfig()
-	fs.StringVar(&f.cfg.WasmPath, "python-wasm", f.cfg.WasmPath, "CPython for WASI `file` (installed by npm ci)")
+	fs.StringVar(&f.cfg.WasmPath, "python-wasm", f.cfg.WasmPath, "CPython for WASI `file` (default: the one built into a release build, else python.wasm beside this program, else the repository's node_modules)")
 	fs.StringVar(&f.cfg.CacheDir, "sandbox-cache", f.cfg.CacheDir, "`folder` for the compiled interpreter; empty compiles on every start")
 	fs.DurationVar(&f.cfg.Timeout, "run-timeout", f.cfg.Timeout, "wall `time` one submission may run, all its cases together")
 	fs.IntVar(&f.memoryMiB, "run-memory", int(f.cfg.MemoryLimitBytes>>20), "guest memory limit in `MiB`")
@@ -51,8 +51,10 @@ func (f *sandboxFlags) config() (sandbox.Config, error) {
 	c.MaxOutputBytes = f.outputKiB << 10
 	c.MaxCodeBytes = f.codeKiB << 10
 	c.InProcess = f.noWorkers
-	if abs, err := filepath.Abs(c.WasmPath); err == nil {
-		c.WasmPath = abs
+	if c.WasmPath != "" {
+		if abs, err := filepath.Abs(c.WasmPath); err == nil {
+			c.WasmPath = abs
+		}
 	}
 	return c, nil
 }

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"learn/lessons"
@@ -132,12 +133,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 	}
 	srv, err := web.New(web.Config{
 		App: app, Assets: assets, Logger: log, CookieKey: key, RunsPerMinute: cfg.runsPerMinute,
-		Ready: []web.ReadyCheck{{Name: "sandbox", Check: func(context.Context) error {
-			if !box.Ready() {
-				return fmt.Errorf("the Python interpreter is still warming up")
-			}
-			return nil
-		}}},
+		Ready: []web.ReadyCheck{{Name: "sandbox", Check: func(context.Context) error { return sandboxReadiness(box) }}},
 	})
 	if err != nil {
 		return err
@@ -181,6 +177,17 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
+}
+
+// sandboxReadiness is the sandbox's /readyz answer: nil when ready, else
+// the reason, such as the interpreter still warming up or missing with its
+// fix, without the "sandbox: " prefix the check's name already gives.
+func sandboxReadiness(box *sandbox.Sandbox) error {
+	err := box.ReadyErr()
+	if err == nil {
+		return nil
+	}
+	return errors.New(strings.TrimPrefix(err.Error(), "sandbox: "))
 }
 
 // watchCourse reloads the course when a file in dir changes, keeping the
