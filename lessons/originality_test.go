@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"learn/internal/reference"
 )
 
 // shingleWords is the length of word runs compared between the course and
@@ -24,7 +26,7 @@ func words(s string) []string { return wordPattern.FindAllString(strings.ToLower
 // reference documents appears in a lesson: the course teaches the facts in
 // its own words and copies no sentence.
 func TestCourseIsInOwnWords(t *testing.T) {
-	refDir := filepath.Join("..", "..", "shared", "reference")
+	refDir := reference.Path(t)
 	var refs []string
 	for _, glob := range []string{"seeds/*.txt", "*.md"} {
 		paths, err := filepath.Glob(filepath.Join(refDir, glob))

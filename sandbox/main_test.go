@@ -47,7 +47,7 @@ func testConfig(t testing.TB) Config {
 	cfg := DefaultConfig()
 	cfg.WasmPath = filepath.Join(root, DefaultWasmPath)
 	if _, err := os.Stat(cfg.WasmPath); err != nil {
-		t.Fatalf("the CPython WASI module is missing (%v): run npm ci in %s", err, root)
+		t.Fatalf("the CPython WASI module is missing (%v): run make setup in %s", err, root)
 	}
 	if dir := os.Getenv("LEARN_SANDBOX_CACHE"); dir != "" {
 		cfg.CacheDir = dir

@@ -5,29 +5,28 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"learn/internal/reference"
 )
 
 var update = flag.Bool("update", false, "rewrite "+File+" from the reference schema")
 
-// referencePath is the official 2026-07-28 schema in the shared reference
-// folder beside the repository; LEARN_MCP_SCHEMA overrides it.
-func referencePath() string {
-	if p := os.Getenv("LEARN_MCP_SCHEMA"); p != "" {
-		return p
-	}
-	return filepath.Join("..", "..", "..", "shared", "reference", "mcp-schema", "schema-2026-07-28.json")
-}
-
+// readReference reads the official 2026-07-28 schema from the shared
+// reference folder beside the repository (LEARN_MCP_SCHEMA overrides its
+// path); without it the test skips, or fails under CI=true.
 func readReference(t *testing.T) []byte {
 	t.Helper()
-	b, err := os.ReadFile(referencePath())
+	path := os.Getenv("LEARN_MCP_SCHEMA")
+	if path == "" {
+		path = reference.Path(t, "mcp-schema", "schema-2026-07-28.json")
+	}
+	b, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("read the reference MCP schema (set LEARN_MCP_SCHEMA to its path): %v", err)
+		t.Fatalf("read the reference MCP schema: %v", err)
 	}
 	return b
 }
