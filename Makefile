@@ -18,9 +18,10 @@ EMBEDDED_WASM := sandbox/pywasm/python.wasm
 run: setup
 	$(GO) run ./cmd/learn serve --addr $(ADDR) --db $(DB)
 
-## test: everything CI checks — vet, generated code in sync, every test (browser tests included)
+## test: everything CI checks — vet, generated code in sync, every test (browser tests included);
+## the summary names every skipped test and its reason (gotestsum, pinned in go.mod)
 test: setup browser vet check-generated
-	$(GO) test -count=1 -timeout 20m ./...
+	$(GO) tool gotestsum --format pkgname-and-test-fails --format-icons text -- -count=1 -timeout 20m ./...
 
 ## build: one self-contained binary, $(BIN), with the interpreter and every asset embedded; copy it anywhere
 build: setup
