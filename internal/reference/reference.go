@@ -43,7 +43,7 @@ func Path(t testing.TB, elem ...string) string {
 		if ci, _ := strconv.ParseBool(os.Getenv("CI")); ci {
 			t.Fatalf("reference document %s is missing, and CI=true makes that a failure: put the shared reference folder at %s", p, dir)
 		}
-		t.Skipf("skipped: needs the reference documents in %s, which sits beside the repository only in development and CI", dir)
+		t.Skipf("skipped: needs the reference documents in %s, a folder beside the repository in development and CI only", dir)
 	}
 	return p
 }
