@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"time"
 
 	"learn/grading"
 	"learn/lessons"
@@ -83,11 +85,26 @@ func (s *Service) RunExercise(ctx context.Context, a Actor, lessonSlug, exercise
 	return out, nil
 }
 
+// serverPath matches the folders of an absolute path, which a learner has
+// no use for and which may say more than they should about the server.
+var serverPath = regexp.MustCompile(`(?:/[^/\s:'"` + "`" + `]+)+/`)
+
+// withoutDirs returns reason with the folders of every absolute path taken
+// out, keeping file names.
+func withoutDirs(reason string) string { return serverPath.ReplaceAllString(reason, "") }
+
 // sandboxError turns the sandbox's refusals into errors a learner can act
 // on; anything else stays an internal failure.
 func sandboxError(err error) error {
 	var busy *sandbox.BusyError
+	var gone *sandbox.UnavailableError
 	switch {
+	case errors.As(err, &gone):
+		return &Error{Kind: Unavailable, Err: err,
+			Message: "Code cannot be run on this server right now, and nothing was run: " + withoutDirs(gone.Reason) + " Tell whoever runs the server; your code is still in the editor."}
+	case errors.Is(err, sandbox.ErrWarmingUp):
+		return &Error{Kind: Unavailable, RetryAfter: 5 * time.Second, Err: err,
+			Message: "The Python interpreter is still starting. Your code was not run; try again in a few seconds."}
 	case errors.As(err, &busy):
 		return &Error{Kind: Unavailable, RetryAfter: busy.RetryAfter,
 			Message: "Many programs are running right now. Your code was not run; try again in a few seconds.", Err: err}

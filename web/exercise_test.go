@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -233,5 +234,40 @@ func TestMCPExerciseAPI(t *testing.T) {
 				t.Errorf("the answer carries no transcript: %.300s", body)
 			}
 		})
+	}
+}
+
+func TestMissingInterpreterAnswers503(t *testing.T) {
+	cfg := sandbox.DefaultConfig()
+	cfg.WasmPath = filepath.Join(t.TempDir(), "no", "python.wasm")
+	cfg.CacheDir = ""
+	box, err := sandbox.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer box.Close(context.Background())
+	if err := box.Warm(context.Background(), nil); err == nil {
+		t.Fatal("warming a sandbox without its interpreter succeeded")
+	}
+	s := newTestServer(t, func(c *testSetup) { c.Grader = box })
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	c := newClient(t, ts.URL)
+	ex, lesson, _ := s.course().Exercise("report-a-failure")
+	for _, mode := range []string{"run", "submit"} {
+		status, hdr, body := apiPost(t, c.http, ts.URL+"/api/exercises/report-a-failure/"+mode, `{"code": "print(1)"}`)
+		if status != http.StatusServiceUnavailable || !strings.Contains(body, "python.wasm not found") || !strings.Contains(body, "make setup") {
+			t.Errorf("API %s = %d %s, want 503 with the reason and its fix", mode, status, body)
+		}
+		if strings.Contains(body, cfg.WasmPath) {
+			t.Errorf("API %s names the server's folders: %s", mode, body)
+		}
+		if hdr.Get("Content-Type") != "application/json; charset=utf-8" {
+			t.Errorf("API %s answered %q", mode, hdr.Get("Content-Type"))
+		}
+	}
+	status, body := c.post("/lessons/"+lesson.Slug+"/exercises/"+ex.ID, url.Values{"code": {"print(1)"}, "mode": {"submit"}}, "")
+	if status != http.StatusServiceUnavailable || !strings.Contains(body, "python.wasm not found") || !strings.Contains(body, "print(1)") {
+		t.Errorf("form submit = %d, want 503 with the reason in the panel and the code kept:\n%.600s", status, body)
 	}
 }
