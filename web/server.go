@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"learn/lessons"
@@ -125,8 +126,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // page returns the layout's view model for a page titled title.
 func (s *Server) page(r *http.Request, title, nav string) Page {
+	info := s.course().Info
 	p := Page{
 		Title: title,
+		Course: CourseLine{Title: info.Title, Authors: strings.Join(info.Authors, ", "), Licence: info.Licence, Language: info.Language},
 		Nav:   nav,
 		// The highlighter's stylesheet first, so the app's own rules (theme
 		// colours with enough contrast) win where both apply.
