@@ -152,7 +152,7 @@ func (l *Lesson) xpParts() []xpPart {
 			parts = append(parts, xpPart{"exercise " + w.ID, w.Exercise.XPValue()})
 		case w.Kind == quiz.KindQuiz:
 			if q, ok := w.Value.(*quiz.Quiz); ok {
-				parts = append(parts, xpPart{"quiz " + w.ID, q.XPValue()})
+				parts = append(parts, xpPart{"the quiz", q.XPValue()})
 			}
 		default:
 			parts = append(parts, xpPart{w.Kind + " " + w.ID, quiz.WidgetXP})
@@ -162,7 +162,7 @@ func (l *Lesson) xpParts() []xpPart {
 }
 
 // xpBreakdown says where the lesson's XP comes from, such as
-// "classify kinds 5 + quiz quiz 50".
+// "classify kinds 5 + the quiz 50".
 func (l *Lesson) xpBreakdown() string {
 	parts := l.xpParts()
 	if len(parts) == 0 {

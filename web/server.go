@@ -128,9 +128,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Server) page(r *http.Request, title, nav string) Page {
 	info := s.course().Info
 	p := Page{
-		Title: title,
+		Title:  title,
 		Course: CourseLine{Title: info.Title, Authors: strings.Join(info.Authors, ", "), Licence: info.Licence, Language: info.Language},
-		Nav:   nav,
+		Nav:    nav,
 		// The highlighter's stylesheet first, so the app's own rules (theme
 		// colours with enough contrast) win where both apply.
 		Stylesheet: []string{s.assets.URL("highlight.css"), s.assets.URL("app.css")},
