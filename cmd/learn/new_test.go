@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"learn/lessons"
+)
+
+// TestNewCourse writes a course, checks it with its exercise run in the
+// sandbox, adds a lesson, and checks again.
+func TestNewCourse(t *testing.T) {
+	wasm := filepath.Join("..", "..", "node_modules", "@antonz", "python-wasi", "dist", "python.wasm")
+	dir := filepath.Join(t.TempDir(), "http-course")
+	cmd := func(wantCode int, args ...string) string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		if code := run(context.Background(), args, &out, &errOut); code != wantCode {
+			t.Fatalf("learn %s: exit %d, want %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), code, wantCode, out.String(), errOut.String())
+		}
+		return out.String() + errOut.String()
+	}
+	cmd(0, "new", "course", dir, "--title", "Reading HTTP: status codes")
+	out := cmd(0, "check", "--strict", "--python-wasm", wasm, dir)
+	if !strings.Contains(out, "ok — 1 lessons, 4 widgets (1 classify, 1 annotate, 1 quizzes), 4 quiz questions, 1 exercises (solutions and starters run in the sandbox)") {
+		t.Errorf("check of a new course:\n%s", out)
+	}
+	course, err := lessons.Load(os.DirFS(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if course.Info.Title != "Reading HTTP: status codes" {
+		t.Errorf("course title = %q, want the --title given", course.Info.Title)
+	}
+	kinds := map[string]bool{}
+	for _, s := range course.Lessons[0].Segments {
+		if s.Widget != nil {
+			kinds[s.Widget.Kind] = true
+		}
+	}
+	for _, k := range []string{"classify", "annotate", "quiz", "exercise"} {
+		if !kinds[k] {
+			t.Errorf("the example lesson has no %s block", k)
+		}
+	}
+
+	out = cmd(0, "new", "lesson", dir, "--title", "What 404 means, and why")
+	if !strings.Contains(out, "02-what-404-means-and-why.md (order 2, slug what-404-means-and-why)") {
+		t.Errorf("new lesson said:\n%s", out)
+	}
+	out = cmd(0, "check", "--python-wasm", wasm, dir)
+	if !strings.Contains(out, "ok — 2 lessons") || !strings.Contains(out, "02-what-404-means-and-why.md:1: warning: the lesson has no practice") {
+		t.Errorf("check after new lesson:\n%s", out)
+	}
+	course, err = lessons.Load(os.DirFS(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := course.Lessons[1]; l.Title != "What 404 means, and why" || l.Order != 2 || l.Takeaways == "" {
+		t.Errorf("new lesson = %q order %d takeaways %q", l.Title, l.Order, l.Takeaways)
+	}
+
+	// Nothing is ever overwritten.
+	lesson := filepath.Join(dir, "01-first-lesson.md")
+	if err := os.WriteFile(lesson, []byte("edited by the author"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out = cmd(1, "new", "course", dir)
+	if !strings.Contains(out, "already exists; nothing was written") {
+		t.Errorf("new course over a course said:\n%s", out)
+	}
+	if b, _ := os.ReadFile(lesson); string(b) != "edited by the author" {
+		t.Errorf("new course overwrote %s", lesson)
+	}
+	out = cmd(1, "new", "lesson", "--title", "What 404 means, and why", dir)
+	if !strings.Contains(out, `already has the slug "what-404-means-and-why"`) {
+		t.Errorf("a second lesson with the same title said:\n%s", out)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"new"}, "learn new course DIR"},
+		{[]string{"new", "lesson", dir}, "--title"},
+		{[]string{"new", "lesson", "--title", "!!!", dir}, "no letters or digits"},
+		{[]string{"new", "lesson", "--title", "X", filepath.Join(dir, "missing")}, "is not a folder"},
+	} {
+		var o, e bytes.Buffer
+		if code := run(context.Background(), tt.args, &o, &e); code == 0 || !strings.Contains(o.String()+e.String(), tt.want) {
+			t.Errorf("learn %v: exit %d, output %q; want a failure saying %q", tt.args, code, o.String()+e.String(), tt.want)
+		}
+	}
+}
