@@ -60,6 +60,10 @@ type Config struct {
 	// RunsPerMinute and RunBurst limit how often one learner may run code;
 	// 0 means DefaultRunsPerMinute and DefaultRunBurst.
 	RunsPerMinute, RunBurst int
+	// Dev turns on development mode for authors (off by default): the
+	// /dev/events stream and the page script that reloads pages when the
+	// course changes and shows its problems (see Reload, ShowProblems).
+	Dev bool
 }
 
 // Server handles every HTTP request of the app.
@@ -74,6 +78,7 @@ type Server struct {
 
 	pages pageCache
 	runs  runLimiter
+	dev   *devHub // nil unless Config.Dev
 }
 
 // New builds a server from cfg.
@@ -105,13 +110,25 @@ func New(cfg Config) (*Server, error) {
 	if s.runs.burst <= 0 {
 		s.runs.burst = DefaultRunBurst
 	}
+	if cfg.Dev {
+		s.dev = newDevHub()
+	}
 	s.handler = s.routes()
 	return s, nil
 }
 
 // SetCourse replaces the course being served, for reloading in
 // development; the old course stays when the new one cannot be graded.
-func (s *Server) SetCourse(c *lessons.Course) error { return s.app.SetCourse(c) }
+// Pages drawn from the old course are dropped.
+func (s *Server) SetCourse(c *lessons.Course) error {
+	if err := s.app.SetCourse(c); err != nil {
+		return err
+	}
+	s.pages.mu.Lock()
+	s.pages.skeletons, s.pages.quizzes = nil, nil
+	s.pages.mu.Unlock()
+	return nil
+}
 
 // course returns the course being served.
 func (s *Server) course() *lessons.Course { return s.app.Course() }
@@ -139,6 +156,12 @@ func (s *Server) page(r *http.Request, title, nav string) Page {
 	}
 	if s.assets.Has("app.js") {
 		p.Scripts = append(p.Scripts, s.assets.URL("app.js"))
+	}
+	if s.dev != nil {
+		p.DevEvents = "/dev/events"
+		if s.assets.Has("dev.js") {
+			p.Scripts = append(p.Scripts, s.assets.URL("dev.js"))
+		}
 	}
 	return p
 }
