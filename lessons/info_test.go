@@ -191,3 +191,45 @@ func TestWidgetSource(t *testing.T) {
 		t.Errorf("Source = %q, want the block as written %q", w.Source, classifyBlock)
 	}
 }
+
+// TestGuide loads the guide's examples, which the /guide page shows: they
+// load without a warning and hold every widget and exercise kind.
+func TestGuide(t *testing.T) {
+	c, err := Guide()
+	if err != nil {
+		t.Fatalf("the guide's examples do not load:\n%v", err)
+	}
+	if len(c.Warnings) > 0 {
+		t.Errorf("the guide's examples have warnings:\n%v", c.Warnings)
+	}
+	kinds := map[string]bool{}
+	for _, l := range c.Lessons {
+		for _, s := range l.Segments {
+			w := s.Widget
+			switch {
+			case w == nil:
+			case w.Exercise != nil && w.Exercise.MCP != nil:
+				kinds["mcp exercise"] = true
+			case w.Exercise != nil && w.Exercise.Comparison() == CompareJSON && w.Exercise.Schema != "":
+				kinds["json exercise"] = true
+			case w.Exercise != nil && w.Exercise.Checks != nil:
+				kinds["checks exercise"] = true
+			case w.Exercise != nil:
+				kinds["output exercise"] = true
+			default:
+				kinds[w.Kind] = true
+			}
+			if w != nil && w.Source == "" {
+				t.Errorf("%s: widget %s has no source to show", l.File, w.ID)
+			}
+		}
+	}
+	for _, k := range []string{"classify", "annotate", "quiz", "output exercise", "json exercise", "checks exercise", "mcp exercise"} {
+		if !kinds[k] {
+			t.Errorf("the guide has no %s example", k)
+		}
+	}
+	if c.Info.Title == DefaultTitle || len(c.Info.Authors) == 0 || c.Info.Licence == "" {
+		t.Errorf("the guide's course.yaml should set every field: %+v", c.Info)
+	}
+}

@@ -79,6 +79,7 @@ type Server struct {
 	pages pageCache
 	runs  runLimiter
 	dev   *devHub // nil unless Config.Dev
+	guide *guide
 }
 
 // New builds a server from cfg.
@@ -113,6 +114,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Dev {
 		s.dev = newDevHub()
 	}
+	g, err := newGuide()
+	if err != nil {
+		return nil, err
+	}
+	s.guide = g
 	s.handler = s.routes()
 	return s, nil
 }

@@ -95,3 +95,17 @@ func TestNewCourse(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckGuide runs learn check on the guide's examples, which /guide
+// shows: every solution passes in the sandbox, every starter fails, and
+// there is not even a warning.
+func TestCheckGuide(t *testing.T) {
+	wasm := filepath.Join("..", "..", "node_modules", "@antonz", "python-wasi", "dist", "python.wasm")
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), []string{"check", "--strict", "--python-wasm", wasm, filepath.Join("..", "..", "lessons", "guide")}, &out, &errOut); code != 0 {
+		t.Fatalf("check of the guide: exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+	if !strings.Contains(out.String(), "ok — 7 lessons") || !strings.Contains(out.String(), "4 exercises (solutions and starters run in the sandbox)") {
+		t.Errorf("check of the guide said:\n%s", out.String())
+	}
+}
