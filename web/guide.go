@@ -71,7 +71,7 @@ func newGuide() (*guide, error) {
 	}
 	v := GuideView{
 		InfoFields: lessons.InfoFields(), FrontMatterFields: lessons.FrontMatterFields(),
-		XP: GuideXP{Widget: quiz.WidgetXP, Quiz: quiz.DefaultQuizXP, Exercise: lessons.DefaultExerciseXP, Review: quiz.ReviewXP, LevelStep: quiz.LevelStepXP},
+		XP:               GuideXP{Widget: quiz.WidgetXP, Quiz: quiz.DefaultQuizXP, Exercise: lessons.DefaultExerciseXP, Review: quiz.ReviewXP, LevelStep: quiz.LevelStepXP},
 		MinQuizQuestions: lessons.MinQuizQuestions,
 	}
 	if v.CourseYAML, err = read(lessons.InfoFile); err != nil {

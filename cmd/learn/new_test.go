@@ -109,3 +109,44 @@ func TestCheckGuide(t *testing.T) {
 		t.Errorf("check of the guide said:\n%s", out.String())
 	}
 }
+
+// TestAuthoredCourse checks a course written only from /guide and the
+// README, on another subject than the built-in course, and serves it
+// under its own title.
+func TestAuthoredCourse(t *testing.T) {
+	dir := filepath.Join("testdata", "permissions-course")
+	wasm := filepath.Join("..", "..", "node_modules", "@antonz", "python-wasi", "dist", "python.wasm")
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), []string{"check", "--strict", "--python-wasm", wasm, dir}, &out, &errOut); code != 0 {
+		t.Fatalf("check: exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+	base := startDevServer(t, dir)
+	c := newClient(t)
+	resp, body := get(t, c, base+"/")
+	if resp.StatusCode != 200 {
+		t.Fatalf("GET / = %d", resp.StatusCode)
+	}
+	for _, want := range []string{
+		"<title>Course · Reading Unix file permissions</title>",
+		`<h1 data-testid="course-title">Reading Unix file permissions</h1>`,
+		"What rwxr-x--- says about who may do what with a file.",
+		"1. The nine permission letters", "2. Permissions as numbers",
+		"A course written from the guide", "CC BY 4.0",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("home page lacks %q", want)
+		}
+	}
+	if strings.Contains(body, "MCP") {
+		t.Error("the home page of another course still speaks of MCP")
+	}
+	// The card shows what the lesson really earns: classify 5 + exercise
+	// 20 + quiz 50.
+	if !strings.Contains(body, "75 XP") {
+		t.Errorf("the first lesson's card does not show its 75 earnable XP")
+	}
+	_, page := get(t, c, base+"/lessons/octal-numbers")
+	if !strings.Contains(page, "<title>Permissions as numbers · Reading Unix file permissions</title>") {
+		t.Errorf("lesson page title is not the lesson's and the course's")
+	}
+}
