@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"embed"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -61,10 +60,10 @@ func runNew(args []string, stdout, stderr io.Writer) error {
 	} else {
 		fs.Usage = usageWithArgs(fs, "new lesson [flags] DIR --title \"…\"", "Add a lesson to the course in DIR with the next order number, a slug from the title and the required sections.\nExisting files are never overwritten.")
 	}
-	dirs, err := parseInterleaved(fs, args[1:])
-	if err != nil {
+	if err := parseFlags(fs, args[1:], withEnv(fs)); err != nil {
 		return err
 	}
+	dirs := fs.Args()
 	if len(dirs) != 1 {
 		fmt.Fprintf(stderr, "learn new %s: give one folder\n", what)
 		return errUsage
@@ -77,35 +76,6 @@ func runNew(args []string, stdout, stderr io.Writer) error {
 		return errUsage
 	}
 	return newLesson(dirs[0], *title, stdout)
-}
-
-// parseInterleaved parses flags that may stand before or after the other
-// arguments and returns those arguments.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var rest []string
-	for {
-		if err := parseFlags(fs, args, withEnvOnce(fs)); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return rest, nil
-		}
-		rest = append(rest, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}
-
-// withEnvOnce is withEnv that adds the variables to the usage lines only
-// the first time, for flag sets parsed more than once.
-func withEnvOnce(fs *flag.FlagSet) map[string]string {
-	env := map[string]string{}
-	fs.VisitAll(func(f *flag.Flag) {
-		env[f.Name] = envName(f.Name)
-		if !strings.HasSuffix(f.Usage, "]") {
-			f.Usage += " [" + env[f.Name] + "]"
-		}
-	})
-	return env
 }
 
 // newCourse writes course.yaml and the example lesson into dir, creating
