@@ -11,7 +11,6 @@
 //	objectives:
 //	  - Tell a protocol error from a tool execution error
 //	minutes: 12
-//	xp: 50
 //	---
 //	Intro paragraph…
 //
@@ -34,12 +33,30 @@
 // server does not implement is a Problem naming the file, line and widget,
 // never silently dropped.
 //
+// A course folder also holds course.yaml (see Info): the course's title,
+// tagline, introduction, authors, licence and language. Without it the
+// course loads with defaults and a warning.
+//
 // Loading never stops at the first problem: Load returns every problem in
-// the folder as Problems, each formatted "file:line: message".
+// the folder as Problems, each formatted "file:line: message". A problem is
+// an error (the course does not load) or a warning (it loads, and learn
+// check shows it): a lesson with no practice, a quiz with fewer than
+// MinQuizQuestions questions, an image without alt text, a front-matter xp
+// that differs from what the lesson earns, a missing course.yaml.
+//
+// # XP
+//
+// A lesson's XP is what its parts earn (EarnableXP): quiz.WidgetXP for each
+// classify and annotate widget's first fully correct check, the quiz's xp
+// (default quiz.DefaultQuizXP) on its first pass, and each exercise's xp
+// (default DefaultExerciseXP) on its first passing submission. Pages show
+// that sum; a front-matter xp is only checked against it.
 package lessons
 
 import (
+	"fmt"
 	"html/template"
+	"strings"
 
 	"learn/quiz"
 )
@@ -52,7 +69,6 @@ type Lesson struct {
 	Summary    string
 	Objectives []string
 	Minutes    int
-	XP         int
 
 	// File is the lesson's path inside the course folder.
 	File string
@@ -81,6 +97,8 @@ type Widget struct {
 	Kind string // the fence's info string: classify, annotate, quiz or exercise
 	ID   string // the block's id, unique in its lesson
 	Line int    // line of the opening fence in the lesson file
+	// Source is the block as the author wrote it, fences included.
+	Source string
 	// Value is the decoded quiz block: *quiz.Classify, *quiz.Annotate or
 	// *quiz.Quiz, by Kind; nil for an exercise.
 	Value quiz.Widget
@@ -98,10 +116,63 @@ type CodeExample struct {
 	Line   int
 }
 
-// Course is a loaded course: its lessons in order.
+// Course is a loaded course: its description and its lessons in order.
 type Course struct {
+	Info    Info
 	Lessons []*Lesson
-	bySlug  map[string]int
+	// Warnings are the problems the course loaded with.
+	Warnings Problems
+	bySlug   map[string]int
+}
+
+// EarnableXP is the XP a learner can earn in the lesson: quiz.WidgetXP for
+// each classify and annotate widget, the quiz's XPValue and each
+// exercise's XPValue. Review XP is earned later and is not counted.
+func (l *Lesson) EarnableXP() int {
+	total := 0
+	for _, part := range l.xpParts() {
+		total += part.xp
+	}
+	return total
+}
+
+type xpPart struct {
+	what string
+	xp   int
+}
+
+// xpParts lists what earns XP in the lesson, in reading order.
+func (l *Lesson) xpParts() []xpPart {
+	var parts []xpPart
+	for _, s := range l.Segments {
+		w := s.Widget
+		switch {
+		case w == nil:
+		case w.Exercise != nil:
+			parts = append(parts, xpPart{"exercise " + w.ID, w.Exercise.XPValue()})
+		case w.Kind == quiz.KindQuiz:
+			if q, ok := w.Value.(*quiz.Quiz); ok {
+				parts = append(parts, xpPart{"the quiz", q.XPValue()})
+			}
+		default:
+			parts = append(parts, xpPart{w.Kind + " " + w.ID, quiz.WidgetXP})
+		}
+	}
+	return parts
+}
+
+// xpBreakdown says where the lesson's XP comes from, such as
+// "classify kinds 5 + the quiz 50".
+func (l *Lesson) xpBreakdown() string {
+	parts := l.xpParts()
+	if len(parts) == 0 {
+		return "nothing in it earns XP"
+	}
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = fmt.Sprintf("%s %d", p.what, p.xp)
+	}
+	return strings.Join(out, " + ")
 }
 
 // Lesson returns the lesson with this slug.

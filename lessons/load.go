@@ -12,9 +12,6 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// DefaultXP is a lesson's XP when its front matter gives none.
-const DefaultXP = 50
-
 // frontMatter is the YAML header of a lesson file.
 type frontMatter struct {
 	Title      string   `yaml:"title"`
@@ -24,23 +21,28 @@ type frontMatter struct {
 	Objectives []string `yaml:"objectives"`
 	Minutes    int      `yaml:"minutes"`
 	XP         *int     `yaml:"xp"`
+
+	xpLine int // the line of xp in the file
 }
 
 var slugPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
-// Load reads every *.md file at the top of fsys as a lesson and returns the
-// course in lesson order. If anything is wrong it returns a nil course and a
-// Problems error listing every problem found.
+// Load reads course.yaml and every *.md file at the top of fsys (but
+// README.md) as a lesson, and returns the course in lesson order. If any
+// problem is an error it returns a nil course and a Problems error listing
+// every problem found, warnings included; otherwise the course carries its
+// warnings in Course.Warnings.
 func Load(fsys fs.FS) (*Course, error) {
 	names, err := fs.Glob(fsys, "*.md")
 	if err != nil {
 		return nil, fmt.Errorf("lessons: list course: %w", err)
 	}
-	var problems Problems
+	r := newRenderer()
+	info, ips := loadInfo(r, fsys)
+	problems := Problems(ips)
 	if len(names) == 0 {
 		problems = append(problems, Problem{File: ".", Message: "the course has no lessons: add a file such as 01-first-lesson.md with YAML front matter"})
 	}
-	r := newRenderer()
 	var lessons []*Lesson
 	for _, name := range names {
 		if strings.EqualFold(name, "README.md") {
@@ -58,11 +60,11 @@ func Load(fsys fs.FS) (*Course, error) {
 		}
 	}
 	problems = append(problems, checkCourse(lessons)...)
-	if len(problems) > 0 {
+	if len(problems.Errors()) > 0 {
 		return nil, problems
 	}
 	sort.SliceStable(lessons, func(i, j int) bool { return lessons[i].Order < lessons[j].Order })
-	c := &Course{Lessons: lessons, bySlug: make(map[string]int, len(lessons))}
+	c := &Course{Info: info, Lessons: lessons, Warnings: problems, bySlug: make(map[string]int, len(lessons))}
 	for i, l := range lessons {
 		c.bySlug[l.Slug] = i
 	}
@@ -141,13 +143,15 @@ func parseLesson(r *renderer, name string, src []byte) (*Lesson, []Problem) {
 	fm, ps := parseFrontMatter(name, header)
 	l := &Lesson{
 		Title: fm.Title, Slug: fm.Slug, Order: fm.Order, Summary: fm.Summary,
-		Objectives: fm.Objectives, Minutes: fm.Minutes, XP: DefaultXP, File: name,
-	}
-	if fm.XP != nil {
-		l.XP = *fm.XP
+		Objectives: fm.Objectives, Minutes: fm.Minutes, File: name,
 	}
 	ps = append(ps, r.render(l, body, bodyLine)...)
 	ps = append(ps, checkWidgets(l)...)
+	ps = append(ps, lessonWarnings(l)...)
+	if fm.XP != nil && *fm.XP >= 0 && *fm.XP != l.EarnableXP() {
+		ps = append(ps, warning(name, fm.xpLine, "xp %d is not what a learner can earn here: the lesson's parts earn %d XP (%s), which pages show; remove the xp line",
+			*fm.XP, l.EarnableXP(), l.xpBreakdown()))
+	}
 	return l, ps
 }
 
@@ -171,6 +175,7 @@ func parseFrontMatter(name string, header []byte) (frontMatter, []Problem) {
 		return fm, ps
 	}
 	line := func(key string) int { return keyLine(&root, key) + 1 }
+	fm.xpLine = line("xp")
 	if strings.TrimSpace(fm.Title) == "" {
 		add(line("title"), `missing title: add a line such as "title: Two ways a tool call fails"`)
 	}
@@ -195,7 +200,7 @@ func parseFrontMatter(name string, header []byte) (frontMatter, []Problem) {
 		add(line("minutes"), "minutes must be a whole number above 0, such as \"minutes: 12\"")
 	}
 	if fm.XP != nil && *fm.XP < 0 {
-		add(line("xp"), "xp must be 0 or more, such as \"xp: 50\" (leave it out for %d)", DefaultXP)
+		add(line("xp"), "xp must be 0 or more; better, leave it out: pages show the XP the lesson's parts earn")
 	}
 	return fm, ps
 }

@@ -41,7 +41,7 @@ func TestLoadGoodLesson(t *testing.T) {
 	if !ok {
 		t.Fatal("lesson first not found")
 	}
-	if l.XP != DefaultXP || l.Minutes != 5 || l.Title != "First" {
+	if l.EarnableXP() != 0 || l.Minutes != 5 || l.Title != "First" {
 		t.Errorf("front matter = %+v", l)
 	}
 	var body strings.Builder

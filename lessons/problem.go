@@ -5,21 +5,58 @@ import (
 	"strings"
 )
 
+// Severity says whether a problem stops a course from loading.
+type Severity string
+
+// Severities. The zero Severity is an error, so a Problem built without one
+// stops the course.
+const (
+	// SeverityError is a problem that stops the course from loading; learn
+	// check fails on it.
+	SeverityError Severity = "error"
+	// SeverityWarning is a problem the course loads with: learn check
+	// shows it and fails on it only with --strict.
+	SeverityWarning Severity = "warning"
+)
+
 // Problem is one thing wrong with a course folder, found while loading it.
 // Message says what is wrong and what a valid value looks like.
 type Problem struct {
 	File    string
 	Line    int // 1-based; 0 when the problem is not tied to a line
+	Column  int // 1-based; 0 when not known
 	Message string
+	// Severity is SeverityError when empty.
+	Severity Severity
 }
 
-// String formats the problem as "file:line: message", the form editors and
-// terminals link to.
-func (p Problem) String() string {
-	if p.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Message)
+// Level returns the problem's severity, SeverityError when it is unset.
+func (p Problem) Level() Severity {
+	if p.Severity == "" {
+		return SeverityError
 	}
-	return fmt.Sprintf("%s: %s", p.File, p.Message)
+	return p.Severity
+}
+
+// IsWarning reports whether the problem is only a warning.
+func (p Problem) IsWarning() bool { return p.Level() == SeverityWarning }
+
+// String formats the problem as "file:line:column: message" (line and
+// column when known), the form editors and terminals link to. A warning's
+// message starts with "warning: ".
+func (p Problem) String() string {
+	where := p.File
+	if p.Line > 0 {
+		where += fmt.Sprintf(":%d", p.Line)
+		if p.Column > 0 {
+			where += fmt.Sprintf(":%d", p.Column)
+		}
+	}
+	msg := p.Message
+	if p.IsWarning() {
+		msg = "warning: " + msg
+	}
+	return where + ": " + msg
 }
 
 // Problems is every problem found in a course. As an error it lists them one
@@ -33,4 +70,31 @@ func (ps Problems) Error() string {
 		lines[i] = p.String()
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Errors returns the problems that are not warnings.
+func (ps Problems) Errors() Problems {
+	var out Problems
+	for _, p := range ps {
+		if !p.IsWarning() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Warnings returns the problems that are warnings.
+func (ps Problems) Warnings() Problems {
+	var out Problems
+	for _, p := range ps {
+		if p.IsWarning() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// warning returns a warning problem.
+func warning(file string, line int, format string, args ...any) Problem {
+	return Problem{File: file, Line: line, Message: fmt.Sprintf(format, args...), Severity: SeverityWarning}
 }

@@ -80,6 +80,7 @@ func (r *renderer) render(l *Lesson, body []byte, bodyLine int) []Problem {
 				w, wps := r.decodeWidget(l.File, info[0], fenceBody(fence, body), line)
 				ps = append(ps, wps...)
 				if w != nil {
+					w.Source = fenceSource(fence, body)
 					flush()
 					l.Segments = append(l.Segments, Segment{Widget: w})
 				}
@@ -89,6 +90,7 @@ func (r *renderer) render(l *Lesson, body []byte, bodyLine int) []Problem {
 			ps = append(ps, eps...)
 			l.Examples = append(l.Examples, ex)
 		}
+		ps = append(ps, imageWarnings(l.File, n, body, lineOf)...)
 		out := &html
 		if inTakeaways {
 			out = &takeaways
@@ -159,6 +161,49 @@ func fenceStart(f *ast.FencedCodeBlock, src []byte) int {
 		return 0
 	}
 	return off
+}
+
+// fenceSource returns a fenced block as written: from its opening fence
+// line to its closing fence line.
+func fenceSource(f *ast.FencedCodeBlock, src []byte) string {
+	start := fenceStart(f, src)
+	if i := bytes.LastIndexByte(src[:start], '\n'); i >= 0 {
+		start = i + 1
+	} else {
+		start = 0
+	}
+	end := start
+	if lines := f.Lines(); lines.Len() > 0 {
+		end = lines.At(lines.Len() - 1).Stop
+	} else if i := bytes.IndexByte(src[start:], '\n'); i >= 0 {
+		end = start + i + 1
+	}
+	// The closing fence is the next line, when there is one.
+	if end < len(src) {
+		if i := bytes.IndexByte(src[end:], '\n'); i >= 0 {
+			end += i + 1
+		} else {
+			end = len(src)
+		}
+	}
+	return string(src[start:end])
+}
+
+// imageWarnings warns about each image in n without alt text, which screen
+// reader users would miss.
+func imageWarnings(file string, n ast.Node, src []byte, lineOf func(int) int) []Problem {
+	var ps []Problem
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		img, ok := c.(*ast.Image)
+		if !entering || !ok {
+			return ast.WalkContinue, nil
+		}
+		if len(bytes.TrimSpace(nodeText(img, src))) == 0 {
+			ps = append(ps, warning(file, lineOf(nodeStart(n, src)), "the image %s has no alt text: write what it shows between the brackets, such as ![A 404 page in a browser](%s)", img.Destination, img.Destination))
+		}
+		return ast.WalkSkipChildren, nil
+	})
+	return ps
 }
 
 // nodeStart returns a byte offset inside the node's first line, or 0.

@@ -13,8 +13,9 @@ func (s *Server) homeShow(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	v := HomeView{Page: s.page(r, "Course", "course")}
-	v.Description = "A hands-on course on MCP tool errors and tool annotations."
+	info := s.course().Info
+	v := HomeView{Page: s.page(r, "Course", "course"), Heading: info.Title, Tagline: info.Tagline, Introduction: info.IntroductionHTML}
+	v.Description = info.Tagline
 	for i, lesson := range s.course().Lessons {
 		state := LessonState(states[lesson.Slug])
 		if state == "" {
@@ -22,7 +23,7 @@ func (s *Server) homeShow(w http.ResponseWriter, r *http.Request) error {
 		}
 		v.Lessons = append(v.Lessons, LessonCard{
 			Number: i + 1, Title: lesson.Title, Slug: lesson.Slug, Summary: lesson.Summary,
-			Minutes: lesson.Minutes, XP: lesson.XP, State: state,
+			Minutes: lesson.Minutes, XP: lesson.EarnableXP(), State: state,
 		})
 	}
 	return render(w, r, homePage(v))

@@ -54,7 +54,7 @@ func (s *Server) lessonView(r *http.Request, lesson *lessons.Lesson, o lessonOve
 	a, sum := progress.ActorFrom(r.Context()), summaryFrom(r.Context())
 	v := LessonView{
 		Page: s.page(r, lesson.Title, "course"), Title: lesson.Title, Slug: lesson.Slug, Number: course.Number(lesson.Slug),
-		Minutes: lesson.Minutes, XP: lesson.XP, Objectives: lesson.Objectives,
+		Minutes: lesson.Minutes, XP: lesson.EarnableXP(), Objectives: lesson.Objectives,
 	}
 	v.Description = lesson.Summary
 	v.Skeleton = skeleton

@@ -23,6 +23,10 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /review", s.handle(s.reviewShow))
 	mux.Handle("POST /review", s.handle(s.reviewAnswer))
 	mux.Handle("GET /progress", s.handle(s.progressShow))
+	mux.Handle("GET /guide", s.handle(s.guideShow))
+	if s.dev != nil {
+		mux.HandleFunc("GET /dev/events", s.devEvents)
+	}
 	mux.Handle("/", s.handle(s.notFound))
 
 	var h http.Handler = mux

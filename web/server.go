@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"learn/lessons"
@@ -59,6 +60,10 @@ type Config struct {
 	// RunsPerMinute and RunBurst limit how often one learner may run code;
 	// 0 means DefaultRunsPerMinute and DefaultRunBurst.
 	RunsPerMinute, RunBurst int
+	// Dev turns on development mode for authors (off by default): the
+	// /dev/events stream and the page script that reloads pages when the
+	// course changes and shows its problems (see Reload, ShowProblems).
+	Dev bool
 }
 
 // Server handles every HTTP request of the app.
@@ -73,6 +78,8 @@ type Server struct {
 
 	pages pageCache
 	runs  runLimiter
+	dev   *devHub // nil unless Config.Dev
+	guide *guide
 }
 
 // New builds a server from cfg.
@@ -104,13 +111,30 @@ func New(cfg Config) (*Server, error) {
 	if s.runs.burst <= 0 {
 		s.runs.burst = DefaultRunBurst
 	}
+	if cfg.Dev {
+		s.dev = newDevHub()
+	}
+	g, err := newGuide()
+	if err != nil {
+		return nil, err
+	}
+	s.guide = g
 	s.handler = s.routes()
 	return s, nil
 }
 
 // SetCourse replaces the course being served, for reloading in
 // development; the old course stays when the new one cannot be graded.
-func (s *Server) SetCourse(c *lessons.Course) error { return s.app.SetCourse(c) }
+// Pages drawn from the old course are dropped.
+func (s *Server) SetCourse(c *lessons.Course) error {
+	if err := s.app.SetCourse(c); err != nil {
+		return err
+	}
+	s.pages.mu.Lock()
+	s.pages.skeletons, s.pages.quizzes = nil, nil
+	s.pages.mu.Unlock()
+	return nil
+}
 
 // course returns the course being served.
 func (s *Server) course() *lessons.Course { return s.app.Course() }
@@ -125,9 +149,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // page returns the layout's view model for a page titled title.
 func (s *Server) page(r *http.Request, title, nav string) Page {
+	info := s.course().Info
 	p := Page{
-		Title: title,
-		Nav:   nav,
+		Title:  title,
+		Course: CourseLine{Title: info.Title, Authors: strings.Join(info.Authors, ", "), Licence: info.Licence, Language: info.Language},
+		Nav:    nav,
 		// The highlighter's stylesheet first, so the app's own rules (theme
 		// colours with enough contrast) win where both apply.
 		Stylesheet: []string{s.assets.URL("highlight.css"), s.assets.URL("app.css")},
@@ -136,6 +162,12 @@ func (s *Server) page(r *http.Request, title, nav string) Page {
 	}
 	if s.assets.Has("app.js") {
 		p.Scripts = append(p.Scripts, s.assets.URL("app.js"))
+	}
+	if s.dev != nil {
+		p.DevEvents = "/dev/events"
+		if s.assets.Has("dev.js") {
+			p.Scripts = append(p.Scripts, s.assets.URL("dev.js"))
+		}
 	}
 	return p
 }

@@ -23,6 +23,20 @@ type Page struct {
 	// that is drawn once and filled in per request.
 	Skeleton bool
 	Learner  LearnerBadge
+	// Course names the course in the title and footer.
+	Course CourseLine
+	// DevEvents, when set, is the URL of the development event stream:
+	// the page script reloads the page when the course changes and shows
+	// the course's problems over it (learn serve --dev).
+	DevEvents string
+}
+
+// CourseLine is what every page says of the course: from course.yaml.
+type CourseLine struct {
+	Title    string
+	Authors  string // joined with commas; "" when none
+	Licence  string
+	Language string
 }
 
 // LearnerBadge is the learner's standing shown in the header.
@@ -58,7 +72,11 @@ func (s LessonState) Class() string {
 // HomeView is the course home page.
 type HomeView struct {
 	Page
-	Lessons []LessonCard
+	// Heading, Tagline and Introduction come from course.yaml.
+	Heading      string
+	Tagline      string
+	Introduction template.HTML
+	Lessons      []LessonCard
 }
 
 // LessonCard is one lesson on the course home.

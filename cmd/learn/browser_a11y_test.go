@@ -33,7 +33,7 @@ func TestBrowserAccessibility(t *testing.T) {
 	}
 	base, _ := startServer(t, filepath.Join(t.TempDir(), "learn.db"))
 	b := newBrowser(t)
-	pages := []string{"/", "/lessons/two-ways-to-fail", "/lessons/python-sdk-exceptions", "/lessons/tool-annotations", "/review", "/progress", "/no-such-page"}
+	pages := []string{"/", "/lessons/two-ways-to-fail", "/lessons/python-sdk-exceptions", "/lessons/tool-annotations", "/review", "/progress", "/guide", "/no-such-page"}
 	for _, theme := range []string{"light", "dark"} {
 		b.do(t, chromedp.Action[chromedp.Void](func(ctx context.Context, _ *chromedp.Target) (chromedp.Void, error) {
 			_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{

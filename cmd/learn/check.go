@@ -2,11 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-
+	"path/filepath"
 	"strings"
 
 	"learn/grading"
@@ -19,10 +20,13 @@ import (
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flagSet("check", "", stderr)
 	skipRun := fs.Bool("no-run", false, "check the files only; do not run exercise solutions and starters in the sandbox")
+	asJSON := fs.Bool("json", false, "print each problem as one JSON object per line (file, line, column, message, severity) for editors and CI; the summary goes to stderr")
+	strict := fs.Bool("strict", false, "fail on warnings too (a lesson with no practice, a short quiz, an image without alt text, …)")
 	var sf sandboxFlags
 	sf.add(fs)
 	fs.Usage = usageWithArgs(fs, "check [flags] [DIR]", "Check a course folder (the built-in course without DIR) and print every problem as file:line: message.\n"+
-		"Every exercise's reference solution must pass all its cases and its starter must fail at least one.\nExit status 1 means problems were found.")
+		"Every exercise's reference solution must pass all its cases and its starter must fail at least one.\n"+
+		"Warnings are shown but do not fail the check unless --strict.\nExit status 1 means problems were found.")
 	if err := parseFlags(fs, args, withEnv(fs)); err != nil {
 		return err
 	}
@@ -30,32 +34,25 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintln(stderr, "learn check: give at most one folder")
 		return errUsage
 	}
-	fsys, name := lessons.BuiltIn(), "built-in course"
+	fsys, name, dir := lessons.BuiltIn(), "built-in course", ""
 	if fs.NArg() == 1 {
-		dir := fs.Arg(0)
+		dir = fs.Arg(0)
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			return fmt.Errorf("check: %s is not a folder: give the folder that holds the lesson .md files", dir)
 		}
 		fsys, name = os.DirFS(dir), dir
 	}
+	rep := checkReport{out: stdout, errOut: stderr, name: name, dir: dir, json: *asJSON, strict: *strict}
 	course, err := lessons.Load(fsys)
 	var problems lessons.Problems
 	if errors.As(err, &problems) {
-		for _, p := range problems {
-			fmt.Fprintln(stdout, p.String())
-		}
-		fmt.Fprintf(stdout, "%s: %d problem(s)\n", name, len(problems))
-		return errProblems
+		return rep.fail(problems)
 	}
 	if err != nil {
 		return err
 	}
 	if ps := schemaProblems(course); len(ps) > 0 {
-		for _, p := range ps {
-			fmt.Fprintln(stdout, p.String())
-		}
-		fmt.Fprintf(stdout, "%s: %d problem(s)\n", name, len(ps))
-		return errProblems
+		return rep.fail(append(course.Warnings, ps...))
 	}
 	counts := countCourse(course)
 	if !*skipRun && counts.exercises > 0 {
@@ -68,20 +65,100 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		if len(problems) > 0 {
-			for _, p := range problems {
-				fmt.Fprintln(stdout, p.String())
-			}
-			fmt.Fprintf(stdout, "%s: %d problem(s)\n", name, len(problems))
-			return errProblems
+			return rep.fail(append(course.Warnings, problems...))
 		}
+	}
+	if err := rep.warn(course.Warnings); err != nil {
+		return err
 	}
 	ran := "solutions and starters run in the sandbox"
 	if *skipRun {
 		ran = "not run (--no-run)"
 	}
-	fmt.Fprintf(stdout, "%s: ok — %d lessons, %d widgets (%d classify, %d annotate, %d quizzes), %d quiz questions, %d exercises (%s)\n",
-		name, len(course.Lessons), counts.widgets, counts.classify, counts.annotate, counts.quizzes, counts.questions, counts.exercises, ran)
+	warned := ""
+	if n := len(course.Warnings); n > 0 {
+		warned = fmt.Sprintf("; %d warning(s)", n)
+	}
+	fmt.Fprintf(rep.summaryOut(), "%s: ok — %d lessons, %d widgets (%d classify, %d annotate, %d quizzes), %d quiz questions, %d exercises (%s)%s\n",
+		name, len(course.Lessons), counts.widgets, counts.classify, counts.annotate, counts.quizzes, counts.questions, counts.exercises, ran, warned)
 	return nil
+}
+
+// checkReport prints problems as text lines or JSON lines.
+type checkReport struct {
+	out, errOut  io.Writer
+	name, dir    string
+	json, strict bool
+}
+
+// problemJSON is one problem as learn check --json prints it. File is the
+// path as given on the command line joined with the file's path in the
+// folder, so an editor can open it.
+type problemJSON struct {
+	File     string `json:"file"`
+	Line     int    `json:"line,omitempty"`
+	Column   int    `json:"column,omitempty"`
+	Message  string `json:"message"`
+	Severity string `json:"severity"`
+}
+
+// summaryOut is where the closing summary goes: stdout for people, stderr
+// beside JSON lines.
+func (r checkReport) summaryOut() io.Writer {
+	if r.json {
+		return r.errOut
+	}
+	return r.out
+}
+
+func (r checkReport) print(ps lessons.Problems) {
+	for _, p := range ps {
+		if !r.json {
+			fmt.Fprintln(r.out, p.String())
+			continue
+		}
+		file := p.File
+		if r.dir != "" {
+			file = filepath.Join(r.dir, p.File)
+		}
+		line, err := json.Marshal(problemJSON{File: file, Line: p.Line, Column: p.Column, Message: p.Message, Severity: string(p.Level())})
+		if err != nil {
+			// A struct of strings and ints always marshals.
+			panic(err)
+		}
+		fmt.Fprintln(r.out, string(line))
+	}
+}
+
+// fail prints the problems and a summary, and returns errProblems.
+func (r checkReport) fail(ps lessons.Problems) error {
+	r.print(ps)
+	fmt.Fprintf(r.summaryOut(), "%s: %d problem(s)%s\n", r.name, len(ps.Errors()), warningCount(ps))
+	return errProblems
+}
+
+// warn prints the warnings of a course that loaded; with --strict they
+// fail the check.
+func (r checkReport) warn(ws lessons.Problems) error {
+	if len(ws) == 0 {
+		return nil
+	}
+	if r.strict {
+		return r.fail(ws)
+	}
+	r.print(ws)
+	return nil
+}
+
+func warningCount(ps lessons.Problems) string {
+	if n := len(ps.Warnings()); n > 0 {
+		s := fmt.Sprintf(" and %d warning(s)", n)
+		if len(ps.Errors()) == 0 {
+			s += " (--strict)"
+		}
+		return s
+	}
+	return ""
 }
 
 // courseCounts is what learn check reports having checked.

@@ -3,6 +3,7 @@
 //
 //	learn serve    run the web app
 //	learn check    validate a course folder
+//	learn new      start a course folder or add a lesson
 //
 // Every flag has a LEARN_* environment variable; a flag given on the
 // command line wins over the variable.
@@ -30,6 +31,8 @@ Commands:
   serve   run the web app: the course, quizzes and the Python sandbox
   check   validate a course folder and print every problem as file:line: message;
           runs every exercise's reference solution and starter in the sandbox
+  new     start a course folder (new course DIR) or add a lesson to one
+          (new lesson DIR --title "…"); never overwrites a file
   run     run a Python file in the sandbox with the server's limits
   grade   grade a Python file against all cases of an exercise
 
@@ -59,6 +62,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runServe(ctx, args[1:], stdout, stderr)
 	case "check":
 		err = runCheck(ctx, args[1:], stdout, stderr)
+	case "new":
+		err = runNew(args[1:], stdout, stderr)
 	case "run":
 		err = runRun(ctx, args[1:], stdout, stderr)
 	case "grade":

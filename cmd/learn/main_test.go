@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -23,6 +24,10 @@ func TestCommands(t *testing.T) {
 		"```exercise\nid: sum\ntitle: Sum\nprompt: Add two numbers.\nstarter: |\n  a, b = map(int, input().split())\n  print(a + b)\nsolution: |\n  print(3)\n" +
 		"samples:\n  - name: One\n    stdin: \"1 2\"\n    expected: \"3\"\nhidden:\n  - name: Two\n    stdin: \"2 2\"\n    expected: \"4\"\n```\n\n## Key takeaways\n- x\n"
 	if err := os.WriteFile(filepath.Join(badExercises, "01-a.md"), []byte(lesson), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	warned := t.TempDir()
+	if err := os.WriteFile(filepath.Join(warned, "01-a.md"), []byte("---\ntitle: A\nslug: a\norder: 1\nsummary: S.\nobjectives:\n  - O\nminutes: 3\n---\nText only.\n\n## Key takeaways\n- x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	write := func(name, body string) string {
@@ -69,6 +74,16 @@ func TestCommands(t *testing.T) {
 		{"check bad folder", []string{"check", bad}, 1, []string{
 			"01-a.md:3: slug \"Not A Slug\" is not valid", "01-a.md:2: missing summary", "missing takeaways", "problem(s)",
 		}, nil},
+		{"check warnings pass", []string{"check", "--no-run", warned}, 0, []string{
+			"01-a.md:1: warning: the lesson has no practice", "course.yaml: warning: the course has no course.yaml", ": ok — 1 lessons", "2 warning(s)",
+		}, nil},
+		{"check warnings fail with --strict", []string{"check", "--strict", "--no-run", warned}, 1, []string{
+			"01-a.md:1: warning: the lesson has no practice", "0 problem(s) and 2 warning(s) (--strict)",
+		}, nil},
+		{"check --json", []string{"check", "--json", bad}, 1, []string{
+			`{"file":"` + filepath.Join(bad, "01-a.md") + `","line":3,"message":"slug \"Not A Slug\" is not valid`, `"severity":"error"}`,
+			`{"file":"` + filepath.Join(bad, "course.yaml") + `","message":"the course has no course.yaml`, `"severity":"warning"}`,
+		}, []string{"problem(s)"}},
 		{"check missing folder", []string{"check", filepath.Join(bad, "nope")}, 1, nil, []string{"is not a folder"}},
 	}
 	for _, tt := range tests {
@@ -109,5 +124,38 @@ func TestEnvironmentFillsFlags(t *testing.T) {
 	}
 	if got := envName("log-level"); got != "LEARN_LOG_LEVEL" {
 		t.Errorf("envName = %q", got)
+	}
+}
+
+// TestCheckJSONLines checks that learn check --json writes nothing but one
+// problem object per line on stdout, with the severity spelt out.
+func TestCheckJSONLines(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "01-a.md"), []byte("---\ntitle: A\nslug: a\norder: 0\n---\n![](x.png)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), []string{"check", "--json", dir}, &out, &errOut); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s%s", code, out.String(), errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	severities := map[string]int{}
+	for _, line := range lines {
+		var p problemJSON
+		dec := json.NewDecoder(strings.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&p); err != nil {
+			t.Fatalf("stdout line %q is not a problem object: %v", line, err)
+		}
+		if p.File == "" || p.Message == "" {
+			t.Errorf("problem without file or message: %q", line)
+		}
+		severities[p.Severity]++
+	}
+	if severities["error"] != 5 || severities["warning"] != 3 || len(severities) != 2 {
+		t.Errorf("severities = %v, want 5 errors (order, summary, objectives, minutes, takeaways) and 3 warnings (course.yaml, no practice, image alt)", severities)
+	}
+	if !strings.Contains(errOut.String(), "problem(s)") {
+		t.Errorf("the summary should go to stderr: %q", errOut.String())
 	}
 }

@@ -39,7 +39,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&cfg.db, "db", "learn.db", "SQLite database `file`, created if missing")
 	fs.StringVar(&cfg.lessons, "lessons", "", "serve the course in this `folder` instead of the built-in one")
 	fs.TextVar(&cfg.logLevel, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
-	fs.BoolVar(&cfg.dev, "dev", false, "development mode: readable logs, and lessons reload when their files change")
+	fs.BoolVar(&cfg.dev, "dev", false, "development mode: readable logs; with --lessons, open pages reload when a file changes and show the course's problems")
 	fs.IntVar(&cfg.runsPerMinute, "runs-per-minute", web.DefaultRunsPerMinute, "how often one learner may run code, per `minute`; past it the server answers 429")
 	var sf sandboxFlags
 	sf.add(fs)
@@ -133,6 +133,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 	}
 	srv, err := web.New(web.Config{
 		App: app, Assets: assets, Logger: log, CookieKey: key, RunsPerMinute: cfg.runsPerMinute,
+		Dev:   cfg.dev && cfg.lessons != "",
 		Ready: []web.ReadyCheck{{Name: "sandbox", Check: func(context.Context) error { return sandboxReadiness(box) }}},
 	})
 	if err != nil {
@@ -155,6 +156,8 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+	// Development event streams never end by themselves.
+	httpServer.RegisterOnShutdown(srv.CloseEvents)
 	served := make(chan error, 1)
 	go func() { served <- httpServer.Serve(ln) }()
 	log.Info("serving", "url", "http://"+ln.Addr().String(), "db", cfg.db)
@@ -190,11 +193,18 @@ func sandboxReadiness(box *sandbox.Sandbox) error {
 	return errors.New(strings.TrimPrefix(err.Error(), "sandbox: "))
 }
 
-// watchCourse reloads the course when a file in dir changes, keeping the
-// last good course while the folder has problems.
+// coursePoll is how often watchCourse looks at the course folder: often
+// enough that a saved file shows in the browser within a second, and one
+// directory listing each time, which costs next to nothing.
+const coursePoll = 250 * time.Millisecond
+
+// watchCourse reloads the course when a file at the top of dir changes
+// (names, sizes and modification times are compared), and tells srv:
+// open pages reload, or show every problem while the folder has any. The
+// last good course is served meanwhile.
 func watchCourse(ctx context.Context, dir string, srv *web.Server, log *slog.Logger) {
 	last := courseStamp(dir)
-	tick := time.NewTicker(time.Second)
+	tick := time.NewTicker(coursePoll)
 	defer tick.Stop()
 	for {
 		select {
@@ -208,28 +218,36 @@ func watchCourse(ctx context.Context, dir string, srv *web.Server, log *slog.Log
 		}
 		last = stamp
 		course, err := lessons.Load(os.DirFS(dir))
-		if err == nil {
-			err = srv.SetCourse(course)
+		var problems lessons.Problems
+		switch {
+		case errors.As(err, &problems):
+			srv.ShowProblems(problems)
+			log.Warn("course not reloaded: fix these problems", "problems", problems.Error())
+		case err != nil:
+			srv.ShowProblems(lessons.Problems{{File: ".", Message: err.Error()}})
+			log.Warn("course not reloaded", "err", err)
+		default:
+			if err := srv.Reload(course); err != nil {
+				log.Warn("course not reloaded", "err", err)
+				continue
+			}
+			log.Info("course reloaded", "lessons", len(course.Lessons), "warnings", len(course.Warnings))
 		}
-		if err != nil {
-			log.Warn("course not reloaded: fix these problems", "problems", err.Error())
-			continue
-		}
-		log.Info("course reloaded", "lessons", len(course.Lessons))
 	}
 }
 
-// courseStamp summarises the names, sizes and times of the lesson files.
+// courseStamp summarises the names, sizes and times of the files at the
+// top of dir.
 func courseStamp(dir string) string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err.Error()
 	}
-	stamp := ""
+	var stamp strings.Builder
 	for _, e := range entries {
 		if info, err := e.Info(); err == nil {
-			stamp += fmt.Sprintf("%s:%d:%d;", e.Name(), info.Size(), info.ModTime().UnixNano())
+			fmt.Fprintf(&stamp, "%s:%d:%d;", e.Name(), info.Size(), info.ModTime().UnixNano())
 		}
 	}
-	return stamp
+	return stamp.String()
 }

@@ -81,7 +81,7 @@ func TestServePages(t *testing.T) {
 		want   []string
 	}{
 		{"home lists lessons in order", "/", 200, []string{
-			"<title>Course · learn</title>", `data-testid="lesson-two-ways-to-fail"`, "1. Two ways a tool call fails", "not started",
+			"<title>Course · MCP tool errors and annotations</title>", `data-testid="lesson-two-ways-to-fail"`, "1. Two ways a tool call fails", "not started",
 		}},
 		{"lesson page", "/lessons/two-ways-to-fail", 200, []string{
 			"<h1 id=\"lesson-title\">Two ways a tool call fails</h1>",
