@@ -98,3 +98,50 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// unrouted serves mux and draws the answers the mux gives itself when no
+// route matches: 404 as the not-found page, and 405 (the path exists for
+// other methods) as an error page keeping the mux's Allow header.
+// Redirects the mux makes (to a cleaned path) pass through unchanged.
+func (s *Server) unrouted(mux *http.ServeMux) http.Handler {
+	notFound := s.handle(s.notFound)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		u := &unroutedWriter{ResponseWriter: w, r: r}
+		mux.ServeHTTP(u, r)
+		switch u.swallowed {
+		case http.StatusNotFound:
+			notFound.ServeHTTP(w, r)
+		case http.StatusMethodNotAllowed:
+			allow := w.Header().Get("Allow")
+			s.handle(func(w http.ResponseWriter, r *http.Request) error {
+				return &Error{Status: http.StatusMethodNotAllowed,
+					Message: fmt.Sprintf("This address does not accept %s; it accepts %s.", r.Method, allow)}
+			}).ServeHTTP(w, r)
+		}
+	})
+}
+
+// unroutedWriter holds back a 404 or 405 the mux writes for a request no
+// route matched (r.Pattern is empty), so unrouted can draw a page instead.
+type unroutedWriter struct {
+	http.ResponseWriter
+	r         *http.Request
+	swallowed int
+}
+
+func (u *unroutedWriter) WriteHeader(code int) {
+	if u.r.Pattern == "" && (code == http.StatusNotFound || code == http.StatusMethodNotAllowed) {
+		u.swallowed = code
+		return
+	}
+	u.ResponseWriter.WriteHeader(code)
+}
+
+func (u *unroutedWriter) Write(b []byte) (int, error) {
+	if u.swallowed != 0 {
+		return len(b), nil
+	}
+	return u.ResponseWriter.Write(b)
+}
+
+func (u *unroutedWriter) Unwrap() http.ResponseWriter { return u.ResponseWriter }

@@ -23,9 +23,10 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /review", s.handle(s.reviewShow))
 	mux.Handle("POST /review", s.handle(s.reviewAnswer))
 	mux.Handle("GET /progress", s.handle(s.progressShow))
-	mux.Handle("/", s.handle(s.notFound))
 
-	var h http.Handler = mux
+	// No catch-all route: the mux's own 404 and 405 (with Allow) are drawn
+	// as pages by unrouted.
+	var h http.Handler = s.unrouted(mux)
 	h = http.NewCrossOriginProtection().Handler(h)
 	h = s.limitBody(h)
 	h = securityHeaders(h)
