@@ -82,7 +82,8 @@ func (s *Server) handle(h handlerFunc) http.Handler {
 			return
 		}
 		e := webError(err)
-		if e.Status >= 500 {
+		// A busy sandbox is overload, not a failure: logRequests counts it.
+		if e.Status >= 500 && e.Status != http.StatusServiceUnavailable {
 			s.log.ErrorContext(r.Context(), "request failed", slog.String("method", r.Method),
 				slog.String("path", r.URL.Path), slog.Int("status", e.Status), slog.Any("err", err))
 		}
@@ -118,6 +119,10 @@ func (s *Server) renderError(w http.ResponseWriter, r *http.Request, e *Error) {
 	v := ErrorView{Page: s.page(r, heading, ""), Status: e.Status, Heading: heading, Message: message}
 	var buf bytes.Buffer
 	if err := errorPage(v).Render(r.Context(), &buf); err != nil {
+		if r.Context().Err() != nil {
+			// The client went away; logRequests counts it.
+			return
+		}
 		s.log.ErrorContext(r.Context(), "render error page", slog.Any("err", err))
 		http.Error(w, heading+": "+message, e.Status)
 		return

@@ -16,12 +16,12 @@ func (s *Server) routes() http.Handler {
 
 	mux.Handle("GET /{$}", s.handle(s.homeShow))
 	mux.Handle("GET /lessons/{slug}", s.handle(s.lessonShow))
-	mux.Handle("POST /lessons/{slug}/widgets/{id}", s.handle(s.widgetCheck))
+	mux.Handle("POST /lessons/{slug}/widgets/{id}", s.capForm(s.handle(s.graded(s.widgetCheck))))
 	mux.Handle("POST /lessons/{slug}/exercises/{id}", s.handle(s.exerciseForm))
 	mux.Handle("POST /api/exercises/{id}/run", s.handle(s.apiExercise(grading.Run)))
 	mux.Handle("POST /api/exercises/{id}/submit", s.handle(s.apiExercise(grading.Submit)))
 	mux.Handle("GET /review", s.handle(s.reviewShow))
-	mux.Handle("POST /review", s.handle(s.reviewAnswer))
+	mux.Handle("POST /review", s.capForm(s.handle(s.graded(s.reviewAnswer))))
 	mux.Handle("GET /progress", s.handle(s.progressShow))
 
 	// No catch-all route: the mux's own 404 and 405 (with Allow) are drawn

@@ -37,6 +37,18 @@ import (
 // submissions are far smaller.
 const DefaultMaxBodyBytes = 1 << 20
 
+// DefaultMaxFormBytes caps the body of a widget check, quiz attempt or
+// review answer: the largest form of the built-in course is under a
+// quarter of it (TestGradedPostLimits checks).
+const DefaultMaxFormBytes = 8 << 10
+
+// Graded post rate defaults: far above what a learner clicks by hand, and
+// for an address enough for a classroom of 30 behind one NAT address.
+const (
+	DefaultPostsPerMinute           = 60
+	DefaultPostsPerMinutePerAddress = 900
+)
+
 // ReadyCheck reports whether one dependency is ready to serve; a non-nil
 // error says why not.
 type ReadyCheck struct {
@@ -59,6 +71,28 @@ type Config struct {
 	// RunsPerMinute and RunBurst limit how often one learner may run code;
 	// 0 means DefaultRunsPerMinute and DefaultRunBurst.
 	RunsPerMinute, RunBurst int
+	// RunsPerMinutePerAddress limits the runs of all learners behind one
+	// client address together, burst half of it; 0 means
+	// DefaultRunsPerMinutePerAddress, below 0 no limit (a classroom behind
+	// one NAT address that needs more).
+	RunsPerMinutePerAddress int
+	// PostsPerMinute limits one learner's graded posts (widget checks,
+	// quiz attempts, review answers), burst half of it;
+	// PostsPerMinutePerAddress limits all of an address's together. 0
+	// means DefaultPostsPerMinute and DefaultPostsPerMinutePerAddress,
+	// below 0 no limit.
+	PostsPerMinute, PostsPerMinutePerAddress int
+	// MaxFormBytes caps the body of a graded post; 0 means
+	// DefaultMaxFormBytes. Code runs keep MaxBodyBytes.
+	MaxFormBytes int64
+}
+
+// orDefault is n, or def when n is 0; a negative n (no limit) stays.
+func orDefault(n, def int) int {
+	if n == 0 {
+		return def
+	}
+	return n
 }
 
 // Server handles every HTTP request of the app.
@@ -72,7 +106,12 @@ type Server struct {
 	handler http.Handler
 
 	pages pageCache
-	runs  runLimiter
+	// Rate limits, each a bucket per learner or per address.
+	runs, addrRuns, posts, addrPosts *keyedLimiter
+	maxForm                          int64
+	// quiet counts the answers that are not server failures (overload,
+	// rate limits, clients gone) and logs them as a summary.
+	quiet *quietLog
 }
 
 // New builds a server from cfg.
@@ -97,13 +136,18 @@ func New(cfg Config) (*Server, error) {
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
 	}
-	s.runs = runLimiter{perMin: cfg.RunsPerMinute, burst: cfg.RunBurst}
-	if s.runs.perMin <= 0 {
-		s.runs.perMin = DefaultRunsPerMinute
+	s.runs = newKeyedLimiter(orDefault(cfg.RunsPerMinute, DefaultRunsPerMinute), orDefault(cfg.RunBurst, DefaultRunBurst))
+	perAddr := orDefault(cfg.RunsPerMinutePerAddress, DefaultRunsPerMinutePerAddress)
+	s.addrRuns = newKeyedLimiter(perAddr, perAddr/2)
+	perLearner := orDefault(cfg.PostsPerMinute, DefaultPostsPerMinute)
+	s.posts = newKeyedLimiter(perLearner, perLearner/2)
+	perAddr = orDefault(cfg.PostsPerMinutePerAddress, DefaultPostsPerMinutePerAddress)
+	s.addrPosts = newKeyedLimiter(perAddr, perAddr/2)
+	s.maxForm = cfg.MaxFormBytes
+	if s.maxForm <= 0 {
+		s.maxForm = DefaultMaxFormBytes
 	}
-	if s.runs.burst <= 0 {
-		s.runs.burst = DefaultRunBurst
-	}
+	s.quiet = newQuietLog(s.log, time.Minute)
 	s.handler = s.routes()
 	return s, nil
 }

@@ -275,7 +275,7 @@ func TestClassifyFormPost(t *testing.T) {
 }
 
 func TestQuizJSONAndConcurrentPasses(t *testing.T) {
-	s := newTestServer(t)
+	s := newTestServer(t, func(c *testSetup) { c.PostsPerMinute = 600 })
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 	c := newClient(t, ts.URL)
