@@ -77,7 +77,7 @@ func (s *Server) handle(h handlerFunc) http.Handler {
 		if err == nil {
 			return
 		}
-		if errors.Is(err, errClientGone) {
+		if errors.Is(err, errClientGone) || r.Context().Err() != nil {
 			s.log.DebugContext(r.Context(), "client went away", slog.String("path", r.URL.Path), slog.Any("err", err))
 			return
 		}

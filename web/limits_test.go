@@ -1,15 +1,23 @@
 package web
 
 import (
+	"bytes"
+	"context"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"learn/quiz"
+	"learn/sandbox"
 )
 
 // dbSize is the bytes of a SQLite database with its write-ahead log.
@@ -255,4 +263,81 @@ func TestRunLimitPerAddress(t *testing.T) {
 			}
 		}
 	})
+}
+
+// syncBuffer is a log sink safe for the server's goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func TestOverloadIsNotLoggedAsError(t *testing.T) {
+	cfg := sandbox.DefaultConfig()
+	cfg.WasmPath = filepath.Join("..", sandbox.DefaultWasmPath)
+	cfg.MaxConcurrent, cfg.QueueSize, cfg.PoolSize = 1, 1, 0
+	cfg.Timeout = 2 * time.Second
+	small, err := sandbox.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer small.Close(context.Background())
+	if err := small.Warm(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	var logs syncBuffer
+	s := newTestServer(t, func(c *testSetup) {
+		c.Grader = small
+		c.RunsPerMinute, c.RunBurst, c.RunsPerMinutePerAddress = 600, 100, -1
+		c.PostsPerMinute = 2
+		c.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+
+	var wg sync.WaitGroup
+	var busy atomic.Int32
+	for range 6 {
+		c := newClient(t, ts.URL)
+		wg.Go(func() {
+			if status, _, _ := apiPost(t, c.http, ts.URL+"/api/exercises/report-a-failure/run", `{"code": "while True: pass"}`); status == http.StatusServiceUnavailable {
+				busy.Add(1)
+			}
+		})
+	}
+	// Rate-limited posts, and clients gone before their pages are drawn.
+	c := newClient(t, ts.URL)
+	lesson, w := firstWidget(t, s, quiz.KindClassify)
+	for range 4 {
+		postForm(t, c.http, ts.URL+widgetAction(lesson.Slug, w.ID), rightAnswers(w).Encode())
+	}
+	gone, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, path := range []string{"/no/such/page", "/lessons/" + lesson.Slug, "/lessons/no-such-lesson"} {
+		s.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, path, nil).WithContext(gone))
+	}
+	wg.Wait()
+	if busy.Load() == 0 {
+		t.Fatal("no run was refused with 503: the test did not overload the sandbox")
+	}
+	out := logs.String()
+	for _, bad := range []string{"level=ERROR", "level=WARN", "context canceled"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("the log holds %q after overload, rate limits and clients gone:\n%s", bad, out)
+		}
+	}
+	if n := strings.Count(out, "requests not served"); n != 1 {
+		t.Errorf("%d summary lines, want exactly 1 within a minute:\n%s", n, out)
+	}
 }
