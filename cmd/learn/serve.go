@@ -30,6 +30,12 @@ type serveConfig struct {
 	dev           bool
 	sandbox       sandbox.Config
 	runsPerMinute int
+	// Limits per client address (0 turns one off) and per learner.
+	runsPerAddress, postsPerMinute, postsPerAddress int
+	// runWait bounds a run's wait for a sandbox slot.
+	runWait time.Duration
+	// metricsAddr, when set, serves /metrics there.
+	metricsAddr string
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -41,6 +47,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.TextVar(&cfg.logLevel, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
 	fs.BoolVar(&cfg.dev, "dev", false, "development mode: readable logs, and lessons reload when their files change")
 	fs.IntVar(&cfg.runsPerMinute, "runs-per-minute", web.DefaultRunsPerMinute, "how often one learner may run code, per `minute`; past it the server answers 429")
+	fs.IntVar(&cfg.runsPerAddress, "runs-per-minute-per-address", web.DefaultRunsPerMinutePerAddress,
+		"how often all learners behind one client address may run code together, per `minute`; raise it for a large classroom behind one NAT address, 0 turns it off")
+	fs.IntVar(&cfg.postsPerMinute, "posts-per-minute", web.DefaultPostsPerMinute, "how many graded answers (checks, quizzes, reviews) one learner may post per `minute`")
+	fs.IntVar(&cfg.postsPerAddress, "posts-per-minute-per-address", web.DefaultPostsPerMinutePerAddress,
+		"how many graded answers all learners behind one client address may post per `minute`; 0 turns it off")
+	fs.DurationVar(&cfg.runWait, "run-wait", defaultRunWait, "longest `time` a run waits for a free sandbox slot before the server answers 503")
+	fs.StringVar(&cfg.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://`host:port`/metrics; off when empty")
 	var sf sandboxFlags
 	sf.add(fs)
 	if err := parseFlags(fs, args, withEnv(fs)); err != nil {
@@ -53,6 +66,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "learn serve: unexpected argument %q\n", fs.Arg(0))
 		return errUsage
+	}
+	if cfg.runsPerMinute <= 0 || cfg.postsPerMinute <= 0 || cfg.runsPerAddress < 0 || cfg.postsPerAddress < 0 || cfg.runWait <= 0 {
+		return fmt.Errorf("limits must be above 0 (per-address ones 0 for none): --runs-per-minute %d, --posts-per-minute %d, "+
+			"--runs-per-minute-per-address %d, --posts-per-minute-per-address %d, --run-wait %v",
+			cfg.runsPerMinute, cfg.postsPerMinute, cfg.runsPerAddress, cfg.postsPerAddress, cfg.runWait)
 	}
 	log := newLogger(stderr, cfg.logLevel, cfg.dev)
 	return serve(ctx, cfg, log, nil)
@@ -127,12 +145,18 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 			log.Error("sandbox warm-up failed; exercises cannot run until this is fixed", "err", err)
 		}
 	}()
-	app, err := progress.New(progress.Config{Course: course, Store: st, Grader: box})
+	runWait := cfg.runWait
+	if runWait <= 0 {
+		runWait = defaultRunWait
+	}
+	app, err := progress.New(progress.Config{Course: course, Store: st, Grader: queueBound{Runner: box, wait: runWait}})
 	if err != nil {
 		return err
 	}
 	srv, err := web.New(web.Config{
 		App: app, Assets: assets, Logger: log, CookieKey: key, RunsPerMinute: cfg.runsPerMinute,
+		RunsPerMinutePerAddress: offIfZero(cfg.runsPerAddress), PostsPerMinute: cfg.postsPerMinute,
+		PostsPerMinutePerAddress: offIfZero(cfg.postsPerAddress),
 		Ready: []web.ReadyCheck{{Name: "sandbox", Check: func(context.Context) error { return sandboxReadiness(box) }}},
 	})
 	if err != nil {
@@ -150,7 +174,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 		Handler:           srv,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
+		WriteTimeout:      writeTimeout(runWait, cfg.sandbox),
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
@@ -232,4 +256,12 @@ func courseStamp(dir string) string {
 		}
 	}
 	return stamp
+}
+
+// offIfZero maps a flag's 0 ("no limit") to web.Config's negative.
+func offIfZero(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }
