@@ -64,6 +64,10 @@ type Config struct {
 	Logger *slog.Logger
 	// CookieKey signs the learner cookie (32 or 64 random bytes).
 	CookieKey []byte
+	// OldCookieKeys still verify learner cookies, which are then signed
+	// again with CookieKey: the keys a rotation retired, during its grace
+	// period.
+	OldCookieKeys [][]byte
 	// MaxBodyBytes caps request bodies; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
 	// Ready lists extra readiness checks for /readyz besides the database.
@@ -119,14 +123,16 @@ func New(cfg Config) (*Server, error) {
 	if cfg.App == nil || cfg.Assets == nil {
 		return nil, fmt.Errorf("web: new server: app and assets are required")
 	}
-	if len(cfg.CookieKey) < 32 {
-		return nil, fmt.Errorf("web: new server: the cookie key must have at least 32 bytes, got %d", len(cfg.CookieKey))
+	for _, k := range append([][]byte{cfg.CookieKey}, cfg.OldCookieKeys...) {
+		if len(k) < 32 {
+			return nil, fmt.Errorf("web: new server: a cookie key must have at least 32 bytes, got %d", len(k))
+		}
 	}
 	s := &Server{
 		app:     cfg.App,
 		assets:  cfg.Assets,
 		log:     cfg.Logger,
-		ids:     newIdentity(cfg.CookieKey),
+		ids:     newIdentity(cfg.CookieKey, cfg.OldCookieKeys...),
 		maxBody: cfg.MaxBodyBytes,
 		ready:   cfg.Ready,
 	}

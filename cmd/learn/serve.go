@@ -36,6 +36,9 @@ type serveConfig struct {
 	runWait time.Duration
 	// metricsAddr, when set, serves /metrics there.
 	metricsAddr string
+	// keyGrace is how long a rotated-out cookie key still verifies; 0
+	// means defaultKeyGrace.
+	keyGrace time.Duration
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -53,6 +56,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&cfg.postsPerAddress, "posts-per-minute-per-address", web.DefaultPostsPerMinutePerAddress,
 		"how many graded answers all learners behind one client address may post per `minute`; 0 turns it off")
 	fs.DurationVar(&cfg.runWait, "run-wait", defaultRunWait, "longest `time` a run waits for a free sandbox slot before the server answers 503")
+	fs.DurationVar(&cfg.keyGrace, "key-grace", defaultKeyGrace, "how long cookies signed with a key replaced by \"learn rotate-keys\" still verify (a `duration`)")
 	fs.StringVar(&cfg.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://`host:port`/metrics; off when empty")
 	var sf sandboxFlags
 	sf.add(fs)
@@ -112,7 +116,11 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 			log.Error("close database", "err", err)
 		}
 	}()
-	key, err := st.Secret(ctx, "cookie-hash-key", 64)
+	grace := cfg.keyGrace
+	if grace <= 0 {
+		grace = defaultKeyGrace
+	}
+	key, oldKeys, err := cookieKeys(ctx, st, grace, time.Now())
 	if err != nil {
 		return err
 	}
@@ -154,7 +162,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 		return err
 	}
 	srv, err := web.New(web.Config{
-		App: app, Assets: assets, Logger: log, CookieKey: key, RunsPerMinute: cfg.runsPerMinute,
+		App: app, Assets: assets, Logger: log, CookieKey: key, OldCookieKeys: oldKeys, RunsPerMinute: cfg.runsPerMinute,
 		RunsPerMinutePerAddress: offIfZero(cfg.runsPerAddress), PostsPerMinute: cfg.postsPerMinute,
 		PostsPerMinutePerAddress: offIfZero(cfg.postsPerAddress),
 		Ready: []web.ReadyCheck{{Name: "sandbox", Check: func(context.Context) error { return sandboxReadiness(box) }}},
