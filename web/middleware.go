@@ -80,6 +80,8 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w}
 		next.ServeHTTP(rec, r)
+		// The mux set r.Pattern on this request when a route matched.
+		s.obs.ObserveRequest(r.Pattern, r.Method, rec.status, time.Since(start))
 		level := slog.LevelDebug
 		switch {
 		case r.Context().Err() != nil:
@@ -107,23 +109,26 @@ const (
 
 // quietLog counts requests not served for a reason that is no failure of
 // the server, and logs the counts at info level at most once per every,
-// so an overload writes a line a minute rather than one per request.
+// so an overload writes a line a minute rather than one per request; each
+// is also reported to the observer.
 type quietLog struct {
 	log   *slog.Logger
 	every time.Duration
+	obs   Observer
 
 	mu     sync.Mutex
 	last   time.Time
 	counts map[string]int
 }
 
-func newQuietLog(log *slog.Logger, every time.Duration) *quietLog {
-	return &quietLog{log: log, every: every, counts: map[string]int{}}
+func newQuietLog(log *slog.Logger, every time.Duration, obs Observer) *quietLog {
+	return &quietLog{log: log, every: every, obs: obs, counts: map[string]int{}}
 }
 
 // note counts one request not served for reason at now, and logs the
 // counts since the last summary when that is at least every ago.
 func (q *quietLog) note(ctx context.Context, reason string, now time.Time) {
+	q.obs.NotServed(reason)
 	q.mu.Lock()
 	q.counts[reason]++
 	if !q.last.IsZero() && now.Sub(q.last) < q.every {

@@ -89,7 +89,27 @@ type Config struct {
 	// MaxFormBytes caps the body of a graded post; 0 means
 	// DefaultMaxFormBytes. Code runs keep MaxBodyBytes.
 	MaxFormBytes int64
+	// Observer, if set, is told of every answered request (package
+	// metrics implements it).
+	Observer Observer
 }
+
+// Observer is told of every request the server answers, for metrics.
+type Observer interface {
+	// ObserveRequest reports one request: the route pattern that matched
+	// ("" for none), its method, the status written (0 for none: the
+	// client left) and how long it took.
+	ObserveRequest(route, method string, status int, took time.Duration)
+	// NotServed reports a request not served for a reason that is no
+	// failure of the server: "busy", "rate_limited" or "client_gone".
+	NotServed(reason string)
+}
+
+// noObserver observes nothing.
+type noObserver struct{}
+
+func (noObserver) ObserveRequest(string, string, int, time.Duration) {}
+func (noObserver) NotServed(string)                                  {}
 
 // orDefault is n, or def when n is 0; a negative n (no limit) stays.
 func orDefault(n, def int) int {
@@ -116,6 +136,7 @@ type Server struct {
 	// quiet counts the answers that are not server failures (overload,
 	// rate limits, clients gone) and logs them as a summary.
 	quiet *quietLog
+	obs   Observer
 }
 
 // New builds a server from cfg.
@@ -153,7 +174,12 @@ func New(cfg Config) (*Server, error) {
 	if s.maxForm <= 0 {
 		s.maxForm = DefaultMaxFormBytes
 	}
-	s.quiet = newQuietLog(s.log, time.Minute)
+	obs := cfg.Observer
+	if obs == nil {
+		obs = noObserver{}
+	}
+	s.obs = obs
+	s.quiet = newQuietLog(s.log, time.Minute, obs)
 	s.handler = s.routes()
 	return s, nil
 }

@@ -13,7 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"learn/grading"
 	"learn/lessons"
+	"learn/metrics"
 	"learn/progress"
 	"learn/sandbox"
 	"learn/static"
@@ -157,14 +159,25 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 	if runWait <= 0 {
 		runWait = defaultRunWait
 	}
-	app, err := progress.New(progress.Config{Course: course, Store: st, Grader: queueBound{Runner: box, wait: runWait}})
+	var (
+		grader    grading.Runner = queueBound{Runner: box, wait: runWait}
+		appStore  progress.Store = st
+		observer  web.Observer
+		collector *metrics.Metrics
+	)
+	if cfg.metricsAddr != "" {
+		collector = metrics.New()
+		collector.Sandbox(box.Config())
+		grader, appStore, observer = collector.Runner(grader), collector.Store(st), collector
+	}
+	app, err := progress.New(progress.Config{Course: course, Store: appStore, Grader: grader})
 	if err != nil {
 		return err
 	}
 	srv, err := web.New(web.Config{
 		App: app, Assets: assets, Logger: log, CookieKey: key, OldCookieKeys: oldKeys, RunsPerMinute: cfg.runsPerMinute,
 		RunsPerMinutePerAddress: offIfZero(cfg.runsPerAddress), PostsPerMinute: cfg.postsPerMinute,
-		PostsPerMinutePerAddress: offIfZero(cfg.postsPerAddress),
+		PostsPerMinutePerAddress: offIfZero(cfg.postsPerAddress), Observer: observer,
 		Ready: []web.ReadyCheck{{Name: "sandbox", Check: func(context.Context) error { return sandboxReadiness(box) }}},
 	})
 	if err != nil {
@@ -186,6 +199,14 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	if collector != nil {
+		stopMetrics, err := serveMetrics(cfg.metricsAddr, collector, log)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer stopMetrics()
 	}
 	served := make(chan error, 1)
 	go func() { served <- httpServer.Serve(ln) }()
@@ -220,6 +241,32 @@ func sandboxReadiness(box *sandbox.Sandbox) error {
 		return nil
 	}
 	return errors.New(strings.TrimPrefix(err.Error(), "sandbox: "))
+}
+
+// serveMetrics serves /metrics on its own listener at addr, apart from the
+// app so that it can stay on a private address, and returns what stops it.
+func serveMetrics(addr string, m *metrics.Metrics, log *slog.Logger) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen for metrics on %s: %w (pick another with --metrics-addr)", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("metrics listener stopped", "err", err)
+		}
+	}()
+	log.Info("serving metrics", "url", "http://"+ln.Addr().String()+"/metrics")
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(ctx); err != nil {
+			log.Warn("stop metrics listener", "err", err)
+		}
+	}, nil
 }
 
 // watchCourse reloads the course when a file in dir changes, keeping the
