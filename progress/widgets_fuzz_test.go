@@ -2,6 +2,7 @@ package progress_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -42,18 +43,22 @@ func FuzzCheckWidget(f *testing.F) {
 	if len(widgets) == 0 {
 		f.Fatal("the course has no widgets")
 	}
-	for _, seed := range [][3]string{
-		{"item.x", "a", ""}, {"hint.lookup.readOnlyHint", "true", "1"}, {"q.q1", "a", "q1,q2"},
-		{"q.q1.readOnlyHint", "true", "x,,y"}, {"", "", ""}, {"item.\x00", "\xff", "99999999999"},
+	for _, seed := range [][2]string{
+		{"item.x", "a"}, {"hint.lookup.readOnlyHint", "true"}, {"q.q1", "a"},
+		{"q.q1.readOnlyHint", "true"}, {"", ""}, {"item.\x00", "\xff"},
 	} {
-		f.Add(uint16(0), seed[0], seed[1], seed[2], 1)
-		f.Add(uint16(len(widgets)-1), seed[0], seed[1], seed[2], -5)
+		f.Add(uint16(0), seed[0], seed[1], 1)
+		f.Add(uint16(len(widgets)-1), seed[0], seed[1], -5)
 	}
-	f.Fuzz(func(t *testing.T, which uint16, field, value, order string, attempt int) {
+	f.Fuzz(func(t *testing.T, which uint16, field, value string, attempt int) {
 		w := widgets[int(which)%len(widgets)]
 		answers := progress.Answers{field: {value, value + value}, "tz": {value}}
 		out, err := svc.CheckWidget(context.Background(), progress.Actor{ID: "0123456789abcdef0123456789abcdef", Role: progress.RoleLearner},
-			progress.WidgetPost{LessonSlug: w.slug, WidgetID: w.id, Answers: answers, Attempt: attempt, Order: order, TimeZone: value})
+			progress.WidgetPost{LessonSlug: w.slug, WidgetID: w.id, Answers: answers, Attempt: attempt, TimeZone: value})
+		var pe *progress.Error
+		if errors.As(err, &pe) && pe.Kind == progress.Invalid && pe.Message != "" {
+			return // an incomplete quiz, refused with what is open
+		}
 		if err != nil {
 			t.Fatalf("%s/%s: %v", w.slug, w.id, err)
 		}

@@ -48,10 +48,16 @@ func webError(err error) *Error {
 	}
 	var pe *progress.Error
 	if errors.As(err, &pe) {
-		return &Error{Status: kindStatus[pe.Kind], Message: pe.Message, RetryAfter: pe.RetryAfter, Err: err}
+		return &Error{Status: kindStatus[pe.Kind], Message: pe.Message, RetryAfter: min(pe.RetryAfter, maxRetryAfter), Err: err}
 	}
 	return &Error{Status: http.StatusInternalServerError, Err: err}
 }
+
+// maxRetryAfter caps the Retry-After the core asks for: a run waits for
+// the sandbox at most a run wait (20 s by default), so asking a client to
+// come back minutes later only turns it away from a server that will have
+// room long before.
+const maxRetryAfter = 30 * time.Second
 
 // kindStatus is the HTTP status of each kind of failure of the core.
 var kindStatus = map[progress.Kind]int{

@@ -21,7 +21,7 @@ func TestReviewXPOverHTTP(t *testing.T) {
 	lesson, w := firstWidget(t, s, quiz.KindClassify)
 	items := w.Value.(*quiz.Classify).Items
 	form := rightAnswers(w)
-	form.Del("item." + items[0].ID)
+	form.Set("item."+items[0].ID, wrongAnswers(w).Get("item."+items[0].ID))
 	c.post(widgetAction(lesson.Slug, w.ID), form, "")
 	xp := func(page string) int {
 		m := regexp.MustCompile(`data-testid="xp-total">(\d+)<`).FindStringSubmatch(page)

@@ -5,6 +5,9 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
+
+	"learn/progress"
 )
 
 func TestRoutingAnswers(t *testing.T) {
@@ -57,4 +60,23 @@ func TestRoutingAnswers(t *testing.T) {
 			t.Errorf("GET //… = %d, want a redirect", rec.Code)
 		}
 	})
+}
+
+func TestRetryAfterIsCapped(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		asked     time.Duration
+		wantAfter time.Duration
+	}{
+		{"a short wait is kept", 3 * time.Second, 3 * time.Second},
+		{"an estimate of minutes is cut", 262 * time.Second, maxRetryAfter},
+		{"none stays none", 0, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := webError(&progress.Error{Kind: progress.Unavailable, Message: "busy", RetryAfter: tt.asked})
+			if e.Status != http.StatusServiceUnavailable || e.RetryAfter != tt.wantAfter {
+				t.Errorf("webError = %d after %v, want 503 after %v", e.Status, e.RetryAfter, tt.wantAfter)
+			}
+		})
+	}
 }
