@@ -50,14 +50,15 @@ func main() {
 	bin := flag.String("bin", "", "learn binary to run (default: build ./cmd/learn)")
 	wasm := flag.String("python-wasm", sandbox.DefaultWasmPath, "CPython for WASI module")
 	addressLimits := flag.Bool("address-limits", false, "keep the per-address rate limits (all learners share 127.0.0.1)")
+	exercises := flag.Bool("exercises", true, "submit exercises too; without, the sandbox stays idle (to tell its share of the latency)")
 	flag.Parse()
-	if err := run(*n, *duration, *think, *bin, *wasm, *addressLimits); err != nil {
+	if err := run(*n, *duration, *think, *bin, *wasm, *addressLimits, *exercises); err != nil {
 		fmt.Fprintln(os.Stderr, "load:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int, duration, think time.Duration, bin, wasm string, addressLimits bool) error {
+func run(n int, duration, think time.Duration, bin, wasm string, addressLimits, exercises bool) error {
 	course, err := lessons.Load(lessons.BuiltIn())
 	if err != nil {
 		return err
@@ -114,6 +115,9 @@ func run(n int, duration, think time.Duration, bin, wasm string, addressLimits b
 	tasks := learners.Tasks(course)
 	byLesson := map[string][]learners.Task{}
 	for _, t := range tasks {
+		if t.Exercise != nil && !exercises {
+			continue
+		}
 		byLesson[t.Lesson.Slug] = append(byLesson[t.Lesson.Slug], t)
 	}
 	var wg sync.WaitGroup
