@@ -173,14 +173,14 @@ func outcome(ctx context.Context, err error) string {
 }
 
 // Store returns s with every granted award counted by kind.
-func (m *Metrics) Store(s progress.Store) progress.Store { return &store{Store: s, m: m} }
+func (m *Metrics) Store(s progress.Store) progress.Store { return &countingStore{Store: s, m: m} }
 
-type store struct {
+type countingStore struct {
 	progress.Store
 	m *Metrics
 }
 
-func (s *store) RecordAttempt(ctx context.Context, a progress.Attempt, fx progress.AttemptEffects) (bool, error) {
+func (s *countingStore) RecordAttempt(ctx context.Context, a progress.Attempt, fx progress.AttemptEffects) (bool, error) {
 	granted, err := s.Store.RecordAttempt(ctx, a, fx)
 	if granted && fx.Award != nil {
 		s.m.award(a.Kind, fx.Award.Amount)
@@ -188,7 +188,7 @@ func (s *store) RecordAttempt(ctx context.Context, a progress.Attempt, fx progre
 	return granted, err
 }
 
-func (s *store) RecordSubmission(ctx context.Context, sub progress.Submission, award *progress.Award) (bool, error) {
+func (s *countingStore) RecordSubmission(ctx context.Context, sub progress.Submission, award *progress.Award) (bool, error) {
 	granted, err := s.Store.RecordSubmission(ctx, sub, award)
 	if granted && award != nil {
 		s.m.award("exercise", award.Amount)
@@ -196,7 +196,7 @@ func (s *store) RecordSubmission(ctx context.Context, sub progress.Submission, a
 	return granted, err
 }
 
-func (s *store) AnswerReview(ctx context.Context, a progress.ReviewAnswer) (bool, bool, error) {
+func (s *countingStore) AnswerReview(ctx context.Context, a progress.ReviewAnswer) (bool, bool, error) {
 	applied, granted, err := s.Store.AnswerReview(ctx, a)
 	if granted && a.Award != nil {
 		s.m.award("review", a.Award.Amount)
