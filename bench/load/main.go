@@ -50,15 +50,16 @@ func main() {
 	bin := flag.String("bin", "", "learn binary to run (default: build ./cmd/learn)")
 	wasm := flag.String("python-wasm", sandbox.DefaultWasmPath, "CPython for WASI module")
 	addressLimits := flag.Bool("address-limits", false, "keep the per-address rate limits (all learners share 127.0.0.1)")
+	serveArgs := flag.String("serve-args", "", "more flags for learn serve, space separated (such as \"--runs-at-once 1\")")
 	exercises := flag.Bool("exercises", true, "submit exercises too; without, the sandbox stays idle (to tell its share of the latency)")
 	flag.Parse()
-	if err := run(*n, *duration, *think, *bin, *wasm, *addressLimits, *exercises); err != nil {
+	if err := run(*n, *duration, *think, *bin, *wasm, *addressLimits, *exercises, strings.Fields(*serveArgs)); err != nil {
 		fmt.Fprintln(os.Stderr, "load:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int, duration, think time.Duration, bin, wasm string, addressLimits, exercises bool) error {
+func run(n int, duration, think time.Duration, bin, wasm string, addressLimits, exercises bool, serveArgs []string) error {
 	course, err := lessons.Load(lessons.BuiltIn())
 	if err != nil {
 		return err
@@ -87,6 +88,7 @@ func run(n int, duration, think time.Duration, bin, wasm string, addressLimits, 
 	if !addressLimits {
 		args = append(args, "--runs-per-minute-per-address", "0", "--posts-per-minute-per-address", "0")
 	}
+	args = append(args, serveArgs...)
 	srv := exec.Command(bin, args...)
 	logs, err := os.Create(filepath.Join(dir, "server.log"))
 	if err != nil {
@@ -104,7 +106,7 @@ func run(n int, duration, think time.Duration, bin, wasm string, addressLimits, 
 	if err := waitReady(base, 2*time.Minute); err != nil {
 		return err
 	}
-	fmt.Printf("server ready at %s; load before: %s\n", base, loadAvg())
+	fmt.Printf("server ready at %s (%s); load before: %s\n", base, strings.Join(args[1:], " "), loadAvg())
 
 	rec := newRecorder()
 	mem := &memory{pid: srv.Process.Pid}
