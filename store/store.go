@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -55,9 +56,17 @@ type Store struct {
 
 // Open opens (creating if needed) the SQLite file at path and applies any
 // migrations that have not run yet.
+//
+// The database holds the cookie signing key, so only its owner may read
+// it: a new file is created with mode 0600, and the file, its write-ahead
+// log and shared-memory index lose any group and other permission bits,
+// whatever the umask (see fileMode).
 func Open(ctx context.Context, path string) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("store: open: empty database path")
+	}
+	if err := createPrivate(path); err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	q := url.Values{}
 	q.Add("_pragma", "foreign_keys(1)")
@@ -79,7 +88,57 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
+	// SQLite creates the log and the index with the database's mode; set
+	// them anyway, for files made before the database was private.
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if err := makePrivate(p); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("store: open %s: %w", path, err)
+		}
+	}
 	return s, nil
+}
+
+// fileMode is the mode of a new database file: read and write for its
+// owner only.
+const fileMode fs.FileMode = 0o600
+
+// createPrivate creates path with fileMode when it does not exist, so that
+// SQLite opens a file that was never readable by others.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, fileMode)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("create: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("create: %w", err)
+	}
+	// Exactly fileMode, even under a umask that took the owner's bits.
+	if err := os.Chmod(path, fileMode); err != nil {
+		return fmt.Errorf("create: %w", err)
+	}
+	return nil
+}
+
+// makePrivate clears the group and other bits of path, if it exists (the
+// umask may have left none to clear, or SQLite made it earlier).
+func makePrivate(path string) error {
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("stat: %w", err)
+	}
+	if mode := fi.Mode().Perm(); mode&0o077 != 0 {
+		if err := os.Chmod(path, mode&^0o077); err != nil {
+			return fmt.Errorf("make %s private: %w", path, err)
+		}
+	}
+	return nil
 }
 
 // prepare readies the statements of the hot path.

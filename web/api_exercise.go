@@ -3,6 +3,8 @@ package web
 import (
 	"encoding/json"
 	"errors"
+	"io"
+	"mime"
 	"net/http"
 
 	"learn/grading"
@@ -37,15 +39,9 @@ func (s *Server) apiExercise(mode grading.Mode) handlerFunc {
 		if err != nil {
 			return err
 		}
-		var req apiExerciseRequest
-		dec := json.NewDecoder(r.Body)
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&req); err != nil {
-			var tooBig *http.MaxBytesError
-			if errors.As(err, &tooBig) {
-				return &Error{Status: http.StatusRequestEntityTooLarge, Message: "The request body is too large; send shorter code."}
-			}
-			return &Error{Status: http.StatusBadRequest, Message: `The body must be JSON like {"code": "print(42)"}: ` + err.Error()}
+		req, err := decodeExerciseRequest(r)
+		if err != nil {
+			return err
 		}
 		out, err := s.gradeExercise(r, "", ex.ID, req.Code, mode)
 		if err != nil {
@@ -58,3 +54,39 @@ func (s *Server) apiExercise(mode grading.Mode) handlerFunc {
 		})
 	}
 }
+
+// decodeExerciseRequest reads the API's body: exactly one JSON object with
+// the known fields, sent as application/json. Errors are *Error: 415 for
+// another content type, 413 past the body limit, 400 for anything else
+// (malformed JSON, an unknown field, data after the object).
+func decodeExerciseRequest(r *http.Request) (apiExerciseRequest, error) {
+	var req apiExerciseRequest
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return req, &Error{Status: http.StatusUnsupportedMediaType,
+			Message: `Send the body as JSON with the header "Content-Type: application/json".`}
+	}
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	err := dec.Decode(&req)
+	if err == nil {
+		// One object and nothing after it but white space.
+		if extra := dec.Decode(&struct{}{}); !errors.Is(extra, io.EOF) {
+			err = errTrailingData
+			var tooBig *http.MaxBytesError
+			if errors.As(extra, &tooBig) {
+				err = extra
+			}
+		}
+	}
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return req, &Error{Status: http.StatusRequestEntityTooLarge, Message: "The request body is too large; send shorter code."}
+		}
+		return req, &Error{Status: http.StatusBadRequest, Message: `The body must be one JSON object like {"code": "print(42)"}: ` + err.Error()}
+	}
+	return req, nil
+}
+
+// errTrailingData is the complaint about bytes after the JSON object.
+var errTrailingData = errors.New("there is more data after the JSON object")

@@ -21,6 +21,8 @@ type testSetup struct {
 	Config
 	Grader grading.Runner
 	Now    func() time.Time
+	// DBPath is the database file, in a temp folder unless set.
+	DBPath string
 }
 
 // newTestServer builds a server on the built-in course and a temp database.
@@ -30,11 +32,6 @@ func newTestServer(tb testing.TB, opts ...func(*testSetup)) *Server {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	st, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "learn.db"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { st.Close() })
 	css, err := lessons.HighlightCSS()
 	if err != nil {
 		tb.Fatal(err)
@@ -43,10 +40,15 @@ func newTestServer(tb testing.TB, opts ...func(*testSetup)) *Server {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	setup := testSetup{Config: Config{Assets: assets, CookieKey: make([]byte, 64)}}
+	setup := testSetup{Config: Config{Assets: assets, CookieKey: make([]byte, 64)}, DBPath: filepath.Join(tb.TempDir(), "learn.db")}
 	for _, o := range opts {
 		o(&setup)
 	}
+	st, err := store.Open(context.Background(), setup.DBPath)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
 	app, err := progress.New(progress.Config{Course: course, Store: st, Grader: setup.Grader, Now: setup.Now})
 	if err != nil {
 		tb.Fatal(err)

@@ -48,10 +48,16 @@ func webError(err error) *Error {
 	}
 	var pe *progress.Error
 	if errors.As(err, &pe) {
-		return &Error{Status: kindStatus[pe.Kind], Message: pe.Message, RetryAfter: pe.RetryAfter, Err: err}
+		return &Error{Status: kindStatus[pe.Kind], Message: pe.Message, RetryAfter: min(pe.RetryAfter, maxRetryAfter), Err: err}
 	}
 	return &Error{Status: http.StatusInternalServerError, Err: err}
 }
+
+// maxRetryAfter caps the Retry-After the core asks for: a run waits for
+// the sandbox at most a run wait (20 s by default), so asking a client to
+// come back minutes later only turns it away from a server that will have
+// room long before.
+const maxRetryAfter = 30 * time.Second
 
 // kindStatus is the HTTP status of each kind of failure of the core.
 var kindStatus = map[progress.Kind]int{
@@ -77,12 +83,13 @@ func (s *Server) handle(h handlerFunc) http.Handler {
 		if err == nil {
 			return
 		}
-		if errors.Is(err, errClientGone) {
+		if errors.Is(err, errClientGone) || r.Context().Err() != nil {
 			s.log.DebugContext(r.Context(), "client went away", slog.String("path", r.URL.Path), slog.Any("err", err))
 			return
 		}
 		e := webError(err)
-		if e.Status >= 500 {
+		// A busy sandbox is overload, not a failure: logRequests counts it.
+		if e.Status >= 500 && e.Status != http.StatusServiceUnavailable {
 			s.log.ErrorContext(r.Context(), "request failed", slog.String("method", r.Method),
 				slog.String("path", r.URL.Path), slog.Int("status", e.Status), slog.Any("err", err))
 		}
@@ -118,6 +125,10 @@ func (s *Server) renderError(w http.ResponseWriter, r *http.Request, e *Error) {
 	v := ErrorView{Page: s.page(r, heading, ""), Status: e.Status, Heading: heading, Message: message}
 	var buf bytes.Buffer
 	if err := errorPage(v).Render(r.Context(), &buf); err != nil {
+		if r.Context().Err() != nil {
+			// The client went away; logRequests counts it.
+			return
+		}
 		s.log.ErrorContext(r.Context(), "render error page", slog.Any("err", err))
 		http.Error(w, heading+": "+message, e.Status)
 		return

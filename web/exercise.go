@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"html/template"
 	"net"
@@ -17,11 +18,14 @@ import (
 	"learn/sandbox"
 )
 
-// Per-learner run rate defaults: a burst for quick fixes, then a steady
-// rate that no honest learner reaches by hand.
+// Run rate defaults. Per learner: a burst for quick fixes, then a steady
+// rate that no honest learner reaches by hand. Per address: enough for a
+// classroom of 30 behind one NAT address all pressing Run at once, while
+// one client farming fresh cookies gets no more than that classroom.
 const (
-	DefaultRunsPerMinute = 30
-	DefaultRunBurst      = 10
+	DefaultRunsPerMinute           = 30
+	DefaultRunBurst                = 10
+	DefaultRunsPerMinutePerAddress = 240
 )
 
 // ExerciseView is an exercise panel on a lesson page.
@@ -51,44 +55,120 @@ type ExerciseResult struct {
 	MCP *MCPPanel
 }
 
-// runLimiter limits how often each learner may run code.
-type runLimiter struct {
-	mu       sync.Mutex
-	perMin   int
-	burst    int
-	limiters map[string]*rate.Limiter
+// keyedLimiter is a token bucket per key (a learner, an address): burst
+// requests at once, then perMin a minute. A limiter with perMin <= 0 lets
+// everything through.
+type keyedLimiter struct {
+	perMin, burst int
+	mu            sync.Mutex
+	buckets       map[string]*rate.Limiter
 }
 
-// allow reports whether the learner may run code now, and if not how long
-// to wait.
-func (l *runLimiter) allow(id string, now time.Time) (bool, time.Duration) {
+// maxBuckets bounds a keyedLimiter's memory: past it, buckets that are
+// full again (idle keys) are dropped.
+const maxBuckets = 50_000
+
+func newKeyedLimiter(perMin, burst int) *keyedLimiter {
+	return &keyedLimiter{perMin: perMin, burst: max(burst, 1), buckets: map[string]*rate.Limiter{}}
+}
+
+// reserve takes one token for key at now, or reports how long until one is
+// free (taking nothing).
+func (l *keyedLimiter) reserve(key string, now time.Time) (*rate.Reservation, time.Duration) {
+	if l == nil || l.perMin <= 0 {
+		return nil, 0
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.limiters == nil || len(l.limiters) > 50_000 {
-		l.limiters = map[string]*rate.Limiter{}
-	}
-	lim, ok := l.limiters[id]
+	lim, ok := l.buckets[key]
 	if !ok {
+		if len(l.buckets) >= maxBuckets {
+			l.sweep(now)
+		}
 		lim = rate.NewLimiter(rate.Limit(float64(l.perMin)/60), l.burst)
-		l.limiters[id] = lim
+		l.buckets[key] = lim
 	}
 	r := lim.ReserveN(now, 1)
 	if d := r.DelayFrom(now); d > 0 {
 		r.CancelAt(now)
-		return false, d
+		return nil, d
 	}
-	return true, 0
+	return r, 0
 }
 
-// gradeExercise checks the learner's run rate, then grades the code
-// through the core. Errors are *Error (429 over the learner's rate) or the
-// core's *progress.Error (404, 413, 503 with Retry-After).
-func (s *Server) gradeExercise(r *http.Request, lessonSlug, exerciseID, code string, mode grading.Mode) (progress.ExerciseOutcome, error) {
-	if ok, wait := s.runs.allow(rateKey(r), s.now()); !ok {
-		return progress.ExerciseOutcome{}, &Error{Status: http.StatusTooManyRequests, RetryAfter: wait,
-			Message: fmt.Sprintf("You are running code faster than %d times a minute. Wait %s, then run again.", s.runs.perMin, untilText(wait+time.Second))}
+// sweep drops the buckets that have refilled; if every key is busy it
+// starts over, which forgives them rather than growing without bound.
+func (l *keyedLimiter) sweep(now time.Time) {
+	for k, lim := range l.buckets {
+		if lim.TokensAt(now) >= float64(l.burst) {
+			delete(l.buckets, k)
+		}
 	}
-	return s.app.RunExercise(r.Context(), progress.ActorFrom(r.Context()), lessonSlug, exerciseID, code, mode)
+	if len(l.buckets) >= maxBuckets {
+		clear(l.buckets)
+	}
+}
+
+// limitCheck is one bucket a request must take a token from.
+type limitCheck struct {
+	limiter *keyedLimiter
+	key     string
+	// message says what was exceeded, given the limit a minute and the
+	// wait; it becomes the 429's message.
+	message func(perMin int, wait string) string
+}
+
+// takeTokens takes a token from every check's bucket, or from none: the
+// first bucket that is empty refuses with a 429 *Error carrying its wait as
+// Retry-After.
+func takeTokens(now time.Time, checks ...limitCheck) error {
+	var taken []*rate.Reservation
+	for _, c := range checks {
+		r, wait := c.limiter.reserve(c.key, now)
+		if wait > 0 {
+			for _, t := range taken {
+				t.CancelAt(now)
+			}
+			return &Error{Status: http.StatusTooManyRequests, RetryAfter: wait, Err: errRateLimited,
+				Message: c.message(c.limiter.perMin, untilText(wait+time.Second))}
+		}
+		if r != nil {
+			taken = append(taken, r)
+		}
+	}
+	return nil
+}
+
+// errRateLimited marks a request refused by a rate limit.
+var errRateLimited = errors.New("web: rate limited")
+
+// runChecks are the buckets a run of code takes from: the learner's (or,
+// without a known cookie, the anonymous runs of the address) and the
+// address's.
+func (s *Server) runChecks(r *http.Request) []limitCheck {
+	return []limitCheck{
+		{s.runs, learnerKey(r), func(n int, wait string) string {
+			return fmt.Sprintf("You are running code faster than %d times a minute. Wait %s, then run again.", n, wait)
+		}},
+		{s.addrRuns, clientAddr(r), func(n int, wait string) string {
+			return fmt.Sprintf("Too much code is being run from your network: one address may run code %d times a minute. Wait %s, then run again.", n, wait)
+		}},
+	}
+}
+
+// gradeExercise checks the run rates, then grades the code through the
+// core. Errors are *Error (429 over a rate), the core's *progress.Error
+// (404, 413, 503 with Retry-After), or errClientGone when the client left
+// while the run waited (the sandbox then drops it from its queue).
+func (s *Server) gradeExercise(r *http.Request, lessonSlug, exerciseID, code string, mode grading.Mode) (progress.ExerciseOutcome, error) {
+	if err := takeTokens(s.now(), s.runChecks(r)...); err != nil {
+		return progress.ExerciseOutcome{}, err
+	}
+	out, err := s.app.RunExercise(r.Context(), progress.ActorFrom(r.Context()), lessonSlug, exerciseID, code, mode)
+	if err != nil && r.Context().Err() != nil {
+		return out, fmt.Errorf("%w: %v", errClientGone, err)
+	}
+	return out, err
 }
 
 // exerciseResult summarises a graded result for the panel.
@@ -198,15 +278,21 @@ type exerciseResponse struct {
 	MCP *sandbox.MCPReport `json:"mcp,omitempty"`
 }
 
-// rateKey is whom a run counts against: the learner when their cookie is
-// known, else the client's address, so dropping the cookie gains nothing.
-func rateKey(r *http.Request) string {
+// learnerKey is whom a request counts against as one learner: the learner
+// when their cookie is known, else the client's address, so that dropping
+// the cookie gains nothing.
+func learnerKey(r *http.Request) string {
 	if a := progress.ActorFrom(r.Context()); a.Known {
 		return "learner:" + a.ID
 	}
+	return "anon:" + clientAddr(r)
+}
+
+// clientAddr is the address the request came from, without its port.
+func clientAddr(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		host = r.RemoteAddr
+		return r.RemoteAddr
 	}
-	return "addr:" + host
+	return host
 }

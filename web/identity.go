@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gorilla/securecookie"
@@ -20,17 +22,71 @@ const learnerCookie = "learn_learner"
 // cookieLifetime is how long a learner cookie lasts without a visit.
 const cookieLifetime = 400 * 24 * time.Hour
 
-// identity signs and checks learner cookies.
+// cookieClockSkew is how far in the future a cookie's signing time may
+// be, for clocks of replicas that disagree a little; past it the cookie is
+// refused (securecookie itself checks only that it is not too old).
+const cookieClockSkew = 5 * time.Minute
+
+// identity signs and checks learner cookies: the first codec signs, every
+// codec verifies (the first for current cookies, the others for cookies
+// signed before a key rotation).
 type identity struct {
-	codec *securecookie.SecureCookie
+	codecs []*securecookie.SecureCookie
 }
 
-func newIdentity(key []byte) *identity {
-	c := securecookie.New(key, nil)
-	c.MaxAge(int(cookieLifetime / time.Second))
-	// The value is a plain id: no need for gob, which costs more than the HMAC.
-	c.SetSerializer(securecookie.NopEncoder{})
-	return &identity{codec: c}
+func newIdentity(key []byte, oldKeys ...[]byte) *identity {
+	id := &identity{}
+	for _, k := range append([][]byte{key}, oldKeys...) {
+		c := securecookie.New(k, nil)
+		c.MaxAge(int(cookieLifetime / time.Second))
+		// The value is a plain id: no need for gob, which costs more than the HMAC.
+		c.SetSerializer(securecookie.NopEncoder{})
+		id.codecs = append(id.codecs, c)
+	}
+	return id
+}
+
+// encode signs a learner id with the current key.
+func (id *identity) encode(learnerID string) (string, error) {
+	return id.codecs[0].Encode(learnerCookie, []byte(learnerID))
+}
+
+// decode returns the learner id a cookie value carries when it verifies
+// under one of the keys, is not older than cookieLifetime and was not
+// signed in the future (past now plus cookieClockSkew). stale reports that
+// a retired key signed it, so it should be signed again with the current
+// one.
+func (id *identity) decode(value string, now time.Time) (learnerID string, stale, ok bool) {
+	for i, c := range id.codecs {
+		var b []byte
+		if err := c.Decode(learnerCookie, value, &b); err != nil {
+			continue
+		}
+		signed, ok := signedAt(value)
+		if !ok || signed.After(now.Add(cookieClockSkew)) || !validLearnerID(string(b)) {
+			return "", false, false
+		}
+		return string(b), i > 0, true
+	}
+	return "", false, false
+}
+
+// signedAt reads the signing time securecookie puts in a value it made:
+// base64 (URL alphabet) of "unix seconds|value|mac".
+func signedAt(value string) (time.Time, bool) {
+	raw, err := base64.URLEncoding.DecodeString(value)
+	if err != nil {
+		return time.Time{}, false
+	}
+	stamp, _, ok := strings.Cut(string(raw), "|")
+	if !ok {
+		return time.Time{}, false
+	}
+	sec, err := strconv.ParseInt(stamp, 10, 64)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return time.Unix(sec, 0), true
 }
 
 type summaryKey struct{}
@@ -40,11 +96,9 @@ type summaryKey struct{}
 // (progress.ActorFrom) and their summary for the header (summaryFrom).
 func (s *Server) identify(w http.ResponseWriter, r *http.Request) (*http.Request, error) {
 	a := progress.Actor{Role: progress.RoleLearner}
+	stale := false
 	if c, err := r.Cookie(learnerCookie); err == nil {
-		var id []byte
-		if err := s.ids.codec.Decode(learnerCookie, c.Value, &id); err == nil && validLearnerID(string(id)) {
-			a.ID, a.Known = string(id), true
-		}
+		a.ID, stale, a.Known = s.ids.decode(c.Value, s.now())
 	}
 	if !a.Known {
 		id, err := newLearnerID()
@@ -55,9 +109,9 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request) (*http.Request
 	}
 	// A new visitor gets the cookie; a learner's is renewed whenever they
 	// post (check, run, answer), so an active learner never expires and a
-	// page view costs no signature.
-	if !a.Known || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
-		value, err := s.ids.codec.Encode(learnerCookie, []byte(a.ID))
+	// page view costs no signature, or when a retired key signed it.
+	if !a.Known || stale || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+		value, err := s.ids.encode(a.ID)
 		if err != nil {
 			return r, fmt.Errorf("web: sign learner cookie: %w", err)
 		}

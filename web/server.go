@@ -38,6 +38,18 @@ import (
 // submissions are far smaller.
 const DefaultMaxBodyBytes = 1 << 20
 
+// DefaultMaxFormBytes caps the body of a widget check, quiz attempt or
+// review answer: the largest form of the built-in course is under a
+// quarter of it (TestGradedPostLimits checks).
+const DefaultMaxFormBytes = 8 << 10
+
+// Graded post rate defaults: far above what a learner clicks by hand, and
+// for an address enough for a classroom of 30 behind one NAT address.
+const (
+	DefaultPostsPerMinute           = 60
+	DefaultPostsPerMinutePerAddress = 900
+)
+
 // ReadyCheck reports whether one dependency is ready to serve; a non-nil
 // error says why not.
 type ReadyCheck struct {
@@ -53,6 +65,10 @@ type Config struct {
 	Logger *slog.Logger
 	// CookieKey signs the learner cookie (32 or 64 random bytes).
 	CookieKey []byte
+	// OldCookieKeys still verify learner cookies, which are then signed
+	// again with CookieKey: the keys a rotation retired, during its grace
+	// period.
+	OldCookieKeys [][]byte
 	// MaxBodyBytes caps request bodies; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
 	// Ready lists extra readiness checks for /readyz besides the database.
@@ -64,6 +80,48 @@ type Config struct {
 	// /dev/events stream and the page script that reloads pages when the
 	// course changes and shows its problems (see Reload, ShowProblems).
 	Dev bool
+	// RunsPerMinutePerAddress limits the runs of all learners behind one
+	// client address together, burst half of it; 0 means
+	// DefaultRunsPerMinutePerAddress, below 0 no limit (a classroom behind
+	// one NAT address that needs more).
+	RunsPerMinutePerAddress int
+	// PostsPerMinute limits one learner's graded posts (widget checks,
+	// quiz attempts, review answers), burst half of it;
+	// PostsPerMinutePerAddress limits all of an address's together. 0
+	// means DefaultPostsPerMinute and DefaultPostsPerMinutePerAddress,
+	// below 0 no limit.
+	PostsPerMinute, PostsPerMinutePerAddress int
+	// MaxFormBytes caps the body of a graded post; 0 means
+	// DefaultMaxFormBytes. Code runs keep MaxBodyBytes.
+	MaxFormBytes int64
+	// Observer, if set, is told of every answered request (package
+	// metrics implements it).
+	Observer Observer
+}
+
+// Observer is told of every request the server answers, for metrics.
+type Observer interface {
+	// ObserveRequest reports one request: the route pattern that matched
+	// ("" for none), its method, the status written (0 for none: the
+	// client left) and how long it took.
+	ObserveRequest(route, method string, status int, took time.Duration)
+	// NotServed reports a request not served for a reason that is no
+	// failure of the server: "busy", "rate_limited" or "client_gone".
+	NotServed(reason string)
+}
+
+// noObserver observes nothing.
+type noObserver struct{}
+
+func (noObserver) ObserveRequest(string, string, int, time.Duration) {}
+func (noObserver) NotServed(string)                                  {}
+
+// orDefault is n, or def when n is 0; a negative n (no limit) stays.
+func orDefault(n, def int) int {
+	if n == 0 {
+		return def
+	}
+	return n
 }
 
 // Server handles every HTTP request of the app.
@@ -77,9 +135,15 @@ type Server struct {
 	handler http.Handler
 
 	pages pageCache
-	runs  runLimiter
 	dev   *devHub // nil unless Config.Dev
 	guide *guide
+	// Rate limits, each a bucket per learner or per address.
+	runs, addrRuns, posts, addrPosts *keyedLimiter
+	maxForm                          int64
+	// quiet counts the answers that are not server failures (overload,
+	// rate limits, clients gone) and logs them as a summary.
+	quiet *quietLog
+	obs   Observer
 }
 
 // New builds a server from cfg.
@@ -87,14 +151,16 @@ func New(cfg Config) (*Server, error) {
 	if cfg.App == nil || cfg.Assets == nil {
 		return nil, fmt.Errorf("web: new server: app and assets are required")
 	}
-	if len(cfg.CookieKey) < 32 {
-		return nil, fmt.Errorf("web: new server: the cookie key must have at least 32 bytes, got %d", len(cfg.CookieKey))
+	for _, k := range append([][]byte{cfg.CookieKey}, cfg.OldCookieKeys...) {
+		if len(k) < 32 {
+			return nil, fmt.Errorf("web: new server: a cookie key must have at least 32 bytes, got %d", len(k))
+		}
 	}
 	s := &Server{
 		app:     cfg.App,
 		assets:  cfg.Assets,
 		log:     cfg.Logger,
-		ids:     newIdentity(cfg.CookieKey),
+		ids:     newIdentity(cfg.CookieKey, cfg.OldCookieKeys...),
 		maxBody: cfg.MaxBodyBytes,
 		ready:   cfg.Ready,
 	}
@@ -104,12 +170,20 @@ func New(cfg Config) (*Server, error) {
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
 	}
-	s.runs = runLimiter{perMin: cfg.RunsPerMinute, burst: cfg.RunBurst}
-	if s.runs.perMin <= 0 {
-		s.runs.perMin = DefaultRunsPerMinute
+	s.runs = newKeyedLimiter(orDefault(cfg.RunsPerMinute, DefaultRunsPerMinute), orDefault(cfg.RunBurst, DefaultRunBurst))
+	perAddr := orDefault(cfg.RunsPerMinutePerAddress, DefaultRunsPerMinutePerAddress)
+	s.addrRuns = newKeyedLimiter(perAddr, perAddr/2)
+	perLearner := orDefault(cfg.PostsPerMinute, DefaultPostsPerMinute)
+	s.posts = newKeyedLimiter(perLearner, perLearner/2)
+	perAddr = orDefault(cfg.PostsPerMinutePerAddress, DefaultPostsPerMinutePerAddress)
+	s.addrPosts = newKeyedLimiter(perAddr, perAddr/2)
+	s.maxForm = cfg.MaxFormBytes
+	if s.maxForm <= 0 {
+		s.maxForm = DefaultMaxFormBytes
 	}
-	if s.runs.burst <= 0 {
-		s.runs.burst = DefaultRunBurst
+	obs := cfg.Observer
+	if obs == nil {
+		obs = noObserver{}
 	}
 	if cfg.Dev {
 		s.dev = newDevHub()
@@ -119,6 +193,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.guide = g
+	s.obs = obs
+	s.quiet = newQuietLog(s.log, time.Minute, obs)
 	s.handler = s.routes()
 	return s, nil
 }

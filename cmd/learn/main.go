@@ -35,6 +35,10 @@ Commands:
           (new lesson DIR --title "…"); never overwrites a file
   run     run a Python file in the sandbox with the server's limits
   grade   grade a Python file against all cases of an exercise
+  backup  copy the database to a file, safely while the server runs
+  rotate-keys
+          replace the key that signs learner cookies (old cookies keep
+          working for a grace period)
 
 Run "learn <command> --help" for the flags of a command. Flags may come
 before or after a command's arguments; "--" ends the flags.
@@ -68,6 +72,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runRun(ctx, args[1:], stdout, stderr)
 	case "grade":
 		err = runGrade(ctx, args[1:], stdout, stderr)
+	case "backup":
+		err = runBackup(ctx, args[1:], stdout, stderr)
+	case "rotate-keys":
+		err = runRotateKeys(ctx, args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

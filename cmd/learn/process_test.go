@@ -36,13 +36,14 @@ func freeAddr(t *testing.T) string {
 	return addr
 }
 
-// startProcess runs "learn serve" in a child process on db and waits until
-// it serves.
-func startProcess(t *testing.T, db string) *learnProcess {
+// startProcess runs "learn serve" in a child process on db, with any extra
+// flags, and waits until it serves.
+func startProcess(t *testing.T, db string, extra ...string) *learnProcess {
 	t.Helper()
 	addr := freeAddr(t)
-	cmd := exec.Command(os.Args[0], "serve", "--addr", addr, "--db", db, "--warm-pool", "0",
-		"--python-wasm", testSandboxConfig(t).WasmPath)
+	args := append([]string{"serve", "--addr", addr, "--db", db, "--warm-pool", "0",
+		"--python-wasm", testSandboxConfig(t).WasmPath}, extra...)
+	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "LEARN_TEST_RUN_MAIN=1")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

@@ -13,7 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"learn/grading"
 	"learn/lessons"
+	"learn/metrics"
 	"learn/progress"
 	"learn/sandbox"
 	"learn/static"
@@ -30,6 +32,15 @@ type serveConfig struct {
 	dev           bool
 	sandbox       sandbox.Config
 	runsPerMinute int
+	// Limits per client address (0 turns one off) and per learner.
+	runsPerAddress, postsPerMinute, postsPerAddress int
+	// runWait bounds a run's wait for a sandbox slot.
+	runWait time.Duration
+	// metricsAddr, when set, serves /metrics there.
+	metricsAddr string
+	// keyGrace is how long a rotated-out cookie key still verifies; 0
+	// means defaultKeyGrace.
+	keyGrace time.Duration
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -41,6 +52,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.TextVar(&cfg.logLevel, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
 	fs.BoolVar(&cfg.dev, "dev", false, "development mode: readable logs; with --lessons, open pages reload when a file changes and show the course's problems")
 	fs.IntVar(&cfg.runsPerMinute, "runs-per-minute", web.DefaultRunsPerMinute, "how often one learner may run code, per `minute`; past it the server answers 429")
+	fs.IntVar(&cfg.runsPerAddress, "runs-per-minute-per-address", web.DefaultRunsPerMinutePerAddress,
+		"how often all learners behind one client address may run code together, per `minute`; raise it for a large classroom behind one NAT address, 0 turns it off")
+	fs.IntVar(&cfg.postsPerMinute, "posts-per-minute", web.DefaultPostsPerMinute, "how many graded answers (checks, quizzes, reviews) one learner may post per `minute`")
+	fs.IntVar(&cfg.postsPerAddress, "posts-per-minute-per-address", web.DefaultPostsPerMinutePerAddress,
+		"how many graded answers all learners behind one client address may post per `minute`; 0 turns it off")
+	fs.DurationVar(&cfg.runWait, "run-wait", defaultRunWait, "longest `time` a run waits for a free sandbox slot before the server answers 503")
+	fs.DurationVar(&cfg.keyGrace, "key-grace", defaultKeyGrace, "how long cookies signed with a key replaced by \"learn rotate-keys\" still verify (a `duration`)")
+	fs.StringVar(&cfg.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://`host:port`/metrics; off when empty")
 	var sf sandboxFlags
 	sf.add(fs)
 	if err := parseFlags(fs, args, withEnv(fs)); err != nil {
@@ -53,6 +72,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "learn serve: unexpected argument %q\n", fs.Arg(0))
 		return errUsage
+	}
+	if cfg.runsPerMinute <= 0 || cfg.postsPerMinute <= 0 || cfg.runsPerAddress < 0 || cfg.postsPerAddress < 0 || cfg.runWait <= 0 {
+		return fmt.Errorf("limits must be above 0 (per-address ones 0 for none): --runs-per-minute %d, --posts-per-minute %d, "+
+			"--runs-per-minute-per-address %d, --posts-per-minute-per-address %d, --run-wait %v",
+			cfg.runsPerMinute, cfg.postsPerMinute, cfg.runsPerAddress, cfg.postsPerAddress, cfg.runWait)
 	}
 	log := newLogger(stderr, cfg.logLevel, cfg.dev)
 	return serve(ctx, cfg, log, nil)
@@ -94,7 +118,11 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 			log.Error("close database", "err", err)
 		}
 	}()
-	key, err := st.Secret(ctx, "cookie-hash-key", 64)
+	grace := cfg.keyGrace
+	if grace <= 0 {
+		grace = defaultKeyGrace
+	}
+	key, oldKeys, err := cookieKeys(ctx, st, grace, time.Now())
 	if err != nil {
 		return err
 	}
@@ -127,12 +155,29 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 			log.Error("sandbox warm-up failed; exercises cannot run until this is fixed", "err", err)
 		}
 	}()
-	app, err := progress.New(progress.Config{Course: course, Store: st, Grader: box})
+	runWait := cfg.runWait
+	if runWait <= 0 {
+		runWait = defaultRunWait
+	}
+	var (
+		grader    grading.Runner = queueBound{Runner: box, wait: runWait}
+		appStore  progress.Store = st
+		observer  web.Observer
+		collector *metrics.Metrics
+	)
+	if cfg.metricsAddr != "" {
+		collector = metrics.New()
+		collector.Sandbox(box.Config())
+		grader, appStore, observer = collector.Runner(grader), collector.Store(st), collector
+	}
+	app, err := progress.New(progress.Config{Course: course, Store: appStore, Grader: grader})
 	if err != nil {
 		return err
 	}
 	srv, err := web.New(web.Config{
-		App: app, Assets: assets, Logger: log, CookieKey: key, RunsPerMinute: cfg.runsPerMinute,
+		App: app, Assets: assets, Logger: log, CookieKey: key, OldCookieKeys: oldKeys, RunsPerMinute: cfg.runsPerMinute,
+		RunsPerMinutePerAddress: offIfZero(cfg.runsPerAddress), PostsPerMinute: cfg.postsPerMinute,
+		PostsPerMinutePerAddress: offIfZero(cfg.postsPerAddress), Observer: observer,
 		Dev:   cfg.dev && cfg.lessons != "",
 		Ready: []web.ReadyCheck{{Name: "sandbox", Check: func(context.Context) error { return sandboxReadiness(box) }}},
 	})
@@ -151,13 +196,21 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 		Handler:           srv,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
+		WriteTimeout:      writeTimeout(runWait, cfg.sandbox),
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	// Development event streams never end by themselves.
 	httpServer.RegisterOnShutdown(srv.CloseEvents)
+	if collector != nil {
+		stopMetrics, err := serveMetrics(cfg.metricsAddr, collector, log)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer stopMetrics()
+	}
 	served := make(chan error, 1)
 	go func() { served <- httpServer.Serve(ln) }()
 	log.Info("serving", "url", "http://"+ln.Addr().String(), "db", cfg.db)
@@ -191,6 +244,32 @@ func sandboxReadiness(box *sandbox.Sandbox) error {
 		return nil
 	}
 	return errors.New(strings.TrimPrefix(err.Error(), "sandbox: "))
+}
+
+// serveMetrics serves /metrics on its own listener at addr, apart from the
+// app so that it can stay on a private address, and returns what stops it.
+func serveMetrics(addr string, m *metrics.Metrics, log *slog.Logger) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen for metrics on %s: %w (pick another with --metrics-addr)", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("metrics listener stopped", "err", err)
+		}
+	}()
+	log.Info("serving metrics", "url", "http://"+ln.Addr().String()+"/metrics")
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(ctx); err != nil {
+			log.Warn("stop metrics listener", "err", err)
+		}
+	}, nil
 }
 
 // coursePoll is how often watchCourse looks at the course folder: often
@@ -250,4 +329,12 @@ func courseStamp(dir string) string {
 		}
 	}
 	return stamp.String()
+}
+
+// offIfZero maps a flag's 0 ("no limit") to web.Config's negative.
+func offIfZero(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }

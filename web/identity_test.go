@@ -1,0 +1,86 @@
+package web
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+)
+
+// visit gets / with cookie (when non-nil) and returns the learner cookie
+// the server set, or nil when it set none (it knew the learner).
+func visit(t *testing.T, s *Server, cookie *http.Cookie) *http.Cookie {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodGet, "/", nil)
+	if cookie != nil {
+		req.AddCookie(cookie)
+	}
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET / = %d", rec.Code)
+	}
+	for _, c := range rec.Result().Cookies() {
+		if c.Name == learnerCookie {
+			return c
+		}
+	}
+	return nil
+}
+
+func TestLearnerCookies(t *testing.T) {
+	oldKey, newKey := bytes.Repeat([]byte{1}, 64), bytes.Repeat([]byte{2}, 64)
+	server := func(now time.Time, key []byte, old ...[]byte) *Server {
+		return newTestServer(t, func(c *testSetup) {
+			c.CookieKey, c.OldCookieKeys = key, old
+			if !now.IsZero() {
+				c.Now = func() time.Time { return now }
+			}
+		})
+	}
+	issued := visit(t, server(time.Time{}, oldKey), nil)
+	if issued == nil {
+		t.Fatal("a first visit got no cookie")
+	}
+	learner, _, ok := newIdentity(oldKey).decode(issued.Value, time.Now())
+	if !ok {
+		t.Fatal("the issued cookie does not verify")
+	}
+
+	t.Run("a cookie signed in the future is refused", func(t *testing.T) {
+		yesterday := server(time.Now().Add(-24*time.Hour), oldKey)
+		if visit(t, yesterday, issued) == nil {
+			t.Error("a server whose clock says yesterday accepted a cookie signed today")
+		}
+		aMinuteAgo := server(time.Now().Add(-time.Minute), oldKey)
+		if visit(t, aMinuteAgo, issued) != nil {
+			t.Error("a cookie signed a minute ahead of the server's clock was refused; replicas' clocks differ that much")
+		}
+	})
+	t.Run("after a rotation the old key verifies and the cookie is signed again", func(t *testing.T) {
+		rotated := server(time.Time{}, newKey, oldKey)
+		renewed := visit(t, rotated, issued)
+		if renewed == nil {
+			t.Fatal("a cookie signed with the retired key was not signed again with the new one")
+		}
+		id, stale, ok := newIdentity(newKey).decode(renewed.Value, time.Now())
+		if !ok || stale || id != learner {
+			t.Errorf("the renewed cookie: learner %q (ok %v, stale %v), want %q under the new key alone", id, ok, stale, learner)
+		}
+		if visit(t, rotated, renewed) != nil {
+			t.Error("the renewed cookie is signed again on every visit")
+		}
+	})
+	t.Run("after the grace period the old key verifies nothing", func(t *testing.T) {
+		if visit(t, server(time.Time{}, newKey), issued) == nil {
+			t.Error("a server without the retired key accepted a cookie it signed")
+		}
+	})
+	t.Run("keys shorter than 32 bytes are refused", func(t *testing.T) {
+		s := newTestServer(t)
+		if _, err := New(Config{App: s.app, Assets: s.assets, CookieKey: newKey, OldCookieKeys: [][]byte{[]byte("short")}}); err == nil {
+			t.Error("New accepted a retired key of 5 bytes")
+		}
+	})
+}
