@@ -1,7 +1,7 @@
 package web
 
 import (
-	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -12,17 +12,35 @@ func untilText(d time.Duration) string {
 	case d < time.Minute:
 		return "less than a minute"
 	case d < time.Hour:
-		return plural(int(d/time.Minute), "minute")
+		return Plural(int(d/time.Minute), "minute", "minutes")
 	case d < 24*time.Hour:
-		return plural(int(d/time.Hour), "hour")
+		return Plural(int(d/time.Hour), "hour", "hours")
 	default:
-		return plural(int(d/(24*time.Hour)), "day")
+		return Plural(int(d/(24*time.Hour)), "day", "days")
 	}
 }
 
-func plural(n int, unit string) string {
-	if n == 1 {
-		return "1 " + unit
+// Plural says a count with its noun in the right form: "1 lesson",
+// "0 lessons", "2 quizzes". Both forms are given, so irregular nouns
+// ("activity", "activities") need no rule.
+func Plural(n int, one, many string) string {
+	return strconv.Itoa(n) + " " + Word(n, one, many)
+}
+
+// Word returns the noun form for a count of n, without the number: one
+// for exactly 1, many otherwise (0 included).
+func Word(n int, one, many string) string {
+	if n == 1 || n == -1 {
+		return one
 	}
-	return fmt.Sprintf("%d %ss", n, unit)
+	return many
+}
+
+// hiddenNote says how many hidden cases (or calls) a submit adds:
+// "plus 1 hidden case on submit", "no hidden cases".
+func hiddenNote(n int, one, many string) string {
+	if n == 0 {
+		return "no hidden " + many
+	}
+	return "plus " + Plural(n, "hidden "+one, "hidden "+many) + " on submit"
 }

@@ -62,7 +62,7 @@ func (s *Server) progressShow(w http.ResponseWriter, r *http.Request) error {
 		var classes []string
 		if d.Count > 0 {
 			classes = append(classes, "active")
-			c.Label = fmt.Sprintf("%s: %s", d.Day.String(), plural(d.Count, "activity"))
+			c.Label = fmt.Sprintf("%s: %s", d.Day.String(), Plural(d.Count, "activity", "activities"))
 			v.ActiveDays++
 		}
 		if d.Today {
@@ -119,8 +119,22 @@ func xpChart(history []progress.XPEntry, now time.Time) XPChart {
 	pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(start.Add(span)), y(running)))
 	c.Line = strings.Join(pts, " ")
 	c.Area = c.Line + fmt.Sprintf(" %.1f,%.1f %.1f,%.1f", x(start.Add(span)), y(0), x(start), y(0))
-	c.From = start.Format("2 Jan")
-	c.To = now.Format("2 Jan")
-	c.Summary = fmt.Sprintf("Total XP rose from 0 on %s to %d by %s, over %s.", c.From, total, c.To, plural(len(history), "award"))
+	c.From, c.To = axisLabels(start.In(now.Location()), now)
+	c.Summary = fmt.Sprintf("Total XP rose from 0 at %s to %d by %s, over %s.", c.From, total, c.To, Plural(len(history), "award", "awards"))
 	return c
+}
+
+// axisLabels names the chart's two ends: clock times when both fall on
+// one day (a day's activity would otherwise read "1 Dec … 1 Dec"), else
+// dates, with the year when the years differ.
+func axisLabels(from, to time.Time) (string, string) {
+	fy, fm, fd := from.Date()
+	ty, tm, td := to.Date()
+	switch {
+	case fy == ty && fm == tm && fd == td:
+		return from.Format("15:04"), to.Format("15:04 on 2 Jan")
+	case fy == ty:
+		return from.Format("2 Jan"), to.Format("2 Jan")
+	}
+	return from.Format("2 Jan 2006"), to.Format("2 Jan 2006")
 }

@@ -15,6 +15,7 @@ import (
 	"learn/quiz"
 	"learn/sandbox"
 	"learn/sandbox/mcpschema"
+	"learn/web"
 )
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -77,10 +78,11 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	warned := ""
 	if n := len(course.Warnings); n > 0 {
-		warned = fmt.Sprintf("; %d warning(s)", n)
+		warned = "; " + web.Plural(n, "warning", "warnings")
 	}
-	fmt.Fprintf(rep.summaryOut(), "%s: ok — %d lessons, %d widgets (%d classify, %d annotate, %d quizzes), %d quiz questions, %d exercises (%s)%s\n",
-		name, len(course.Lessons), counts.widgets, counts.classify, counts.annotate, counts.quizzes, counts.questions, counts.exercises, ran, warned)
+	fmt.Fprintf(rep.summaryOut(), "%s: ok — %s, %s (%d classify, %d annotate, %s), %s, %s (%s)%s\n",
+		name, web.Plural(len(course.Lessons), "lesson", "lessons"), web.Plural(counts.widgets, "widget", "widgets"), counts.classify, counts.annotate,
+		web.Plural(counts.quizzes, "quiz", "quizzes"), web.Plural(counts.questions, "quiz question", "quiz questions"), web.Plural(counts.exercises, "exercise", "exercises"), ran, warned)
 	return nil
 }
 

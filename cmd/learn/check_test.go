@@ -16,7 +16,7 @@ func TestCheckSchemaNames(t *testing.T) {
 		code   int
 		want   string
 	}{
-		{"a definition", "JSONRPCResponse", 0, "ok"},
+		{"a definition", "JSONRPCResponse", 0, "ok — 1 lesson, 1 widget (0 classify, 0 annotate, 0 quizzes), 0 quiz questions, 1 exercise"},
 		{"no such definition", "JSONRPCReply", 1, `01-a.md:12: exercise echo: schema "JSONRPCReply" is not a definition of the MCP 2026-07-28 schema`},
 	}
 	for _, tt := range tests {
