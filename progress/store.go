@@ -55,6 +55,18 @@ type Store interface {
 	// QuizScores returns, per lesson, the learner's quiz attempts: first
 	// and best score, count, and whether any passed.
 	QuizScores(ctx context.Context, learnerID string) (map[string]QuizScore, error)
+	// LastAttempts returns the learner's latest widget or quiz attempt (not
+	// review answers) per "lessonSlug/widgetID", with its validated answers
+	// and time; ties in time go to the one recorded last.
+	LastAttempts(ctx context.Context, learnerID string) (map[string]Attempt, error)
+
+	// KeepResult saves a result to show once, replacing the learner's
+	// earlier one for the same lesson, and may drop results expired by now.
+	KeepResult(ctx context.Context, r ResultToShow, now time.Time) error
+	// TakeResult returns the learner's result for the lesson and deletes
+	// it, so it shows once. It returns an error wrapping ErrNotFound when
+	// there is none or it expired at or before now.
+	TakeResult(ctx context.Context, learnerID, lessonSlug string, now time.Time) (ResultToShow, error)
 
 	// RecordSubmission saves a run or submission, keeps its code as the
 	// learner's latest for the exercise, counts a submit as activity, and
@@ -198,4 +210,19 @@ type ReviewAnswer struct {
 	// schedule.
 	Before, After ReviewCard
 	Award         *Award
+}
+
+// ResultToShow is a graded result kept for the next drawing of its lesson:
+// a form posted without JavaScript is answered with a redirect to the
+// lesson, which shows the result where the form was.
+type ResultToShow struct {
+	LearnerID  string
+	LessonSlug string
+	// PartID names the lesson part the result replaces (a widget or
+	// exercise id).
+	PartID string
+	// Body is the result as the page draws it; the store keeps it opaque.
+	Body string
+	// Expires is when the result is no longer shown.
+	Expires time.Time
 }

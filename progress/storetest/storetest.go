@@ -44,6 +44,8 @@ func Run(t *testing.T, open Open) {
 		{"Submissions", testSubmissions},
 		{"ExerciseStates", testExerciseStates},
 		{"LearnersAreApart", testLearnersApart},
+		{"LastAttempts", testLastAttempts},
+		{"ResultsShowOnce", testResultsShowOnce},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
@@ -408,5 +410,70 @@ func testLearnersApart(t *testing.T, s progress.Store) {
 	}
 	if _, err := s.FindReview(ctx, "l2", "a/w/1"); !errors.Is(err, progress.ErrNotFound) {
 		t.Errorf("l2 found l1's review card (%v)", err)
+	}
+}
+
+func testLastAttempts(t *testing.T, s progress.Store) {
+	ctx := context.Background()
+	steps := []progress.Attempt{
+		{LearnerID: "l1", LessonSlug: "a", WidgetID: "w", Kind: "classify", Score: 1, Total: 3, Answers: `{"i1":"c1"}`, At: t0},
+		{LearnerID: "l1", LessonSlug: "a", WidgetID: "w", Kind: "classify", Score: 3, Total: 3, Passed: true, Answers: `{"i1":"c2"}`, At: t0.Add(time.Minute)},
+		{LearnerID: "l1", LessonSlug: "a", WidgetID: "quiz", Kind: "quiz", Score: 5, Total: 6, Passed: true, Answers: `{"q1":["o1"]}`, At: t0.Add(time.Minute)},
+		// The same instant as the one before: the one recorded last wins.
+		{LearnerID: "l1", LessonSlug: "a", WidgetID: "quiz", Kind: "quiz", Score: 2, Total: 6, Answers: `{"q1":["o2"]}`, At: t0.Add(time.Minute)},
+		{LearnerID: "l1", LessonSlug: "a", WidgetID: "w", Kind: "review", Score: 0, Total: 1, Answers: `{}`, At: t0.Add(time.Hour)},
+		{LearnerID: "l2", LessonSlug: "a", WidgetID: "w", Kind: "classify", Score: 0, Total: 3, Answers: `{}`, At: t0.Add(time.Hour)},
+	}
+	for _, a := range steps {
+		if _, err := s.RecordAttempt(ctx, a, progress.AttemptEffects{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.LastAttempts(ctx, "l1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]progress.Attempt{"a/w": steps[1], "a/quiz": steps[3]}
+	if len(got) != len(want) {
+		t.Fatalf("LastAttempts = %+v, want only %v (reviews and other learners left out)", got, want)
+	}
+	for k, w := range want {
+		g := got[k]
+		if g.Kind != w.Kind || g.Score != w.Score || g.Total != w.Total || g.Passed != w.Passed || g.Answers != w.Answers || !g.At.Equal(w.At) {
+			t.Errorf("LastAttempts[%s] = %+v, want %+v", k, g, w)
+		}
+	}
+	if none, err := s.LastAttempts(ctx, "nobody"); err != nil || len(none) != 0 {
+		t.Errorf("LastAttempts(nobody) = %v, %v; want none", none, err)
+	}
+}
+
+func testResultsShowOnce(t *testing.T, s progress.Store) {
+	ctx := context.Background()
+	keep := func(learner, lesson, part, body string, expires time.Time) {
+		t.Helper()
+		if err := s.KeepResult(ctx, progress.ResultToShow{LearnerID: learner, LessonSlug: lesson, PartID: part, Body: body, Expires: expires}, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	keep("l1", "a", "w1", "first", t0.Add(time.Minute))
+	keep("l1", "a", "quiz", "<p>second</p>", t0.Add(time.Minute)) // replaces the first
+	keep("l1", "b", "ex", "other lesson", t0.Add(time.Minute))
+	keep("l2", "a", "w1", "other learner", t0.Add(time.Minute))
+	got, err := s.TakeResult(ctx, "l1", "a", t0.Add(30*time.Second))
+	if err != nil || got.PartID != "quiz" || got.Body != "<p>second</p>" || !got.Expires.Equal(t0.Add(time.Minute)) {
+		t.Errorf("TakeResult = %+v, %v; want the second result", got, err)
+	}
+	if _, err := s.TakeResult(ctx, "l1", "a", t0.Add(30*time.Second)); !errors.Is(err, progress.ErrNotFound) {
+		t.Errorf("a second TakeResult = %v, want ErrNotFound: a result shows once", err)
+	}
+	if _, err := s.TakeResult(ctx, "l1", "b", t0.Add(time.Minute)); !errors.Is(err, progress.ErrNotFound) {
+		t.Errorf("TakeResult at its expiry = %v, want ErrNotFound", err)
+	}
+	if _, err := s.TakeResult(ctx, "l1", "b", t0); !errors.Is(err, progress.ErrNotFound) {
+		t.Errorf("an expired result came back after it was taken: %v", err)
+	}
+	if got, err := s.TakeResult(ctx, "l2", "a", t0); err != nil || got.Body != "other learner" {
+		t.Errorf("the other learner's result = %+v, %v", got, err)
 	}
 }
