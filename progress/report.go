@@ -14,25 +14,88 @@ type LessonState string
 // Lesson states, in order.
 const (
 	NotStarted LessonState = "not started"
-	Opened     LessonState = "opened"
-	Completed  LessonState = "completed"
+	// Opened: the lesson was opened but none of its parts is done yet.
+	Opened LessonState = "opened"
+	// InProgress: some of its parts are done.
+	InProgress LessonState = "in progress"
+	// Completed: every part is done (see CompletedMeans).
+	Completed LessonState = "completed"
 )
 
-// LessonStates returns the state of every lesson a has opened, by slug;
-// lessons not listed are NotStarted.
+// CompletedMeans says, for learners, when a lesson counts as completed.
+const CompletedMeans = "A lesson is completed when each of its try-it blocks has been checked, its quiz passed and each of its practice exercises solved."
+
+// LessonStatus is where a learner stands with one lesson, from all its
+// parts.
+type LessonStatus struct {
+	State LessonState
+	// Done of Parts are finished: a try-it block checked once, the quiz
+	// passed, an exercise solved.
+	Done, Parts int
+}
+
+// PartDone reports whether the learner finished one part of a lesson: a
+// classify or annotate block checked at least once, the quiz passed, an
+// exercise solved.
+func (sum Summary) PartDone(lesson *lessons.Lesson, w *lessons.Widget) bool {
+	switch {
+	case w.Exercise != nil:
+		return sum.Exercises[w.Exercise.ID].Solved()
+	case w.Kind == quiz.KindQuiz:
+		return sum.Quizzes[lesson.Slug].Passed
+	}
+	_, tried := sum.Widgets[lesson.Slug+"/"+w.ID]
+	return tried
+}
+
+// LessonStatus returns where the summary's learner stands with the
+// lesson. A lesson with no parts is completed once opened.
+func (sum Summary) LessonStatus(lesson *lessons.Lesson) LessonStatus {
+	st := LessonStatus{State: NotStarted}
+	tried := sum.Opened[lesson.Slug]
+	for _, seg := range lesson.Segments {
+		w := seg.Widget
+		if w == nil {
+			continue
+		}
+		st.Parts++
+		if sum.PartDone(lesson, w) {
+			st.Done++
+		}
+		if _, ok := sum.Widgets[lesson.Slug+"/"+w.ID]; ok {
+			tried = true
+		}
+		if w.Exercise != nil && sum.Exercises[w.Exercise.ID].Runs > 0 {
+			tried = true
+		}
+	}
+	switch {
+	case st.Done == st.Parts && (st.Parts > 0 || tried):
+		st.State = Completed
+	case st.Done > 0:
+		st.State = InProgress
+	case tried:
+		st.State = Opened
+	}
+	return st
+}
+
+// LessonStates returns the state of every lesson a has opened or tried,
+// by slug, from all its parts (see LessonStatus); lessons not listed are
+// NotStarted. It reads a's cached summary, so it costs no query most of
+// the time.
 func (s *Service) LessonStates(ctx context.Context, a Actor) (map[string]LessonState, error) {
 	states := map[string]LessonState{}
 	if !a.Known {
 		return states, nil
 	}
-	progress, err := s.store.ProgressByLesson(ctx, a.ID)
+	sum, err := s.Summary(ctx, a)
 	if err != nil {
 		return nil, err
 	}
-	for slug, p := range progress {
-		states[slug] = Opened
-		if p.Completed() {
-			states[slug] = Completed
+	for _, lesson := range s.Course().Lessons {
+		if st := sum.LessonStatus(lesson); st.State != NotStarted {
+			states[lesson.Slug] = st.State
 		}
 	}
 	return states, nil
@@ -58,6 +121,8 @@ type Report struct {
 type LessonReport struct {
 	Lesson *lessons.Lesson
 	State  LessonState
+	// Done of Parts are finished (see LessonStatus).
+	Done, Parts int
 	// Quiz is the lesson's quiz attempts; Attempts 0 when never tried.
 	Quiz QuizScore
 }
@@ -81,7 +146,6 @@ func (s *Service) Progress(ctx context.Context, a Actor, weeks int) (Report, err
 	r.Zone, _ = quiz.Zone(r.Summary.Zone)
 	var (
 		times     []time.Time
-		states    = map[string]LessonState{}
 		scores    = map[string]QuizScore{}
 		exercises = map[string]ExerciseState{}
 	)
@@ -92,25 +156,15 @@ func (s *Service) Progress(ctx context.Context, a Actor, weeks int) (Report, err
 		if times, err = s.store.ActivityTimes(ctx, a.ID); err != nil {
 			return r, err
 		}
-		if states, err = s.LessonStates(ctx, a); err != nil {
-			return r, err
-		}
-		if scores, err = s.store.QuizScores(ctx, a.ID); err != nil {
-			return r, err
-		}
-		if exercises, err = s.store.ExerciseStates(ctx, a.ID); err != nil {
-			return r, err
-		}
+		scores, exercises = r.Summary.Quizzes, r.Summary.Exercises
 		if r.ReviewsDue, r.ReviewsTotal, err = s.store.ReviewCounts(ctx, a.ID, now); err != nil {
 			return r, err
 		}
 	}
 	r.Calendar = quiz.Calendar(times, now, r.Zone, weeks)
 	for _, lesson := range s.Course().Lessons {
-		row := LessonReport{Lesson: lesson, State: NotStarted, Quiz: scores[lesson.Slug]}
-		if st, ok := states[lesson.Slug]; ok {
-			row.State = st
-		}
+		st := r.Summary.LessonStatus(lesson)
+		row := LessonReport{Lesson: lesson, State: st.State, Done: st.Done, Parts: st.Parts, Quiz: scores[lesson.Slug]}
 		r.Lessons = append(r.Lessons, row)
 		for _, ex := range lesson.Exercises() {
 			st := exercises[ex.ID]

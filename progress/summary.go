@@ -31,13 +31,21 @@ type Summary struct {
 	// Attempts counts widget and quiz attempts by "lessonSlug/widgetID".
 	Attempts map[string]int
 	// Codes is the latest code by exercise id.
-	Codes  map[string]string
-	loaded time.Time
+	Codes map[string]string
+	// Widgets is the latest attempt at each widget and quiz, by
+	// "lessonSlug/widgetID": what a revisited lesson shows.
+	Widgets map[string]Attempt
+	// Quizzes is the quiz record by lesson slug; Exercises the state of
+	// each exercise tried, by id.
+	Quizzes   map[string]QuizScore
+	Exercises map[string]ExerciseState
+	loaded    time.Time
 }
 
 // newSummary is the summary of someone with no activity yet.
 func newSummary() Summary {
-	return Summary{Level: 1, Zone: "UTC", Opened: map[string]bool{}, Attempts: map[string]int{}, Codes: map[string]string{}}
+	return Summary{Level: 1, Zone: "UTC", Opened: map[string]bool{}, Attempts: map[string]int{}, Codes: map[string]string{},
+		Widgets: map[string]Attempt{}, Quizzes: map[string]QuizScore{}, Exercises: map[string]ExerciseState{}}
 }
 
 // QuizAttempt returns the number of a's next try at the lesson's widget:
@@ -118,6 +126,15 @@ func (s *Service) Summary(ctx context.Context, a Actor) (Summary, error) {
 		return e, err
 	}
 	if e.Codes, err = s.store.LatestCodes(ctx, a.ID); err != nil {
+		return e, err
+	}
+	if e.Widgets, err = s.store.LastAttempts(ctx, a.ID); err != nil {
+		return e, err
+	}
+	if e.Quizzes, err = s.store.QuizScores(ctx, a.ID); err != nil {
+		return e, err
+	}
+	if e.Exercises, err = s.store.ExerciseStates(ctx, a.ID); err != nil {
 		return e, err
 	}
 	s.summaries.put(a.ID, e)
