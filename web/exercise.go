@@ -43,6 +43,8 @@ type ExerciseView struct {
 	Problem string
 	// MCPCalls are the grader's calls Run sends, for an MCP exercise.
 	MCPCalls []MCPCallView
+	// Status is how the learner's runs went, on a revisit; nil before any.
+	Status *PartStatus
 }
 
 // ExerciseResult is a graded run or submission as the panel shows it.
@@ -215,6 +217,14 @@ func (s *Server) exerciseView(lesson *lessons.Lesson, ex *lessons.Exercise, code
 	return v
 }
 
+// learnerExerciseView is an exercise as the learner finds it: their last
+// code and how their runs went.
+func (s *Server) learnerExerciseView(lesson *lessons.Lesson, ex *lessons.Exercise, sum progress.Summary) *ExerciseView {
+	v := s.exerciseView(lesson, ex, learnerCode(sum, ex))
+	v.Status = exerciseStatus(sum, ex)
+	return v
+}
+
 // learnerCode returns the learner's last code for the exercise, or its
 // starter.
 func learnerCode(sum progress.Summary, ex *lessons.Exercise) string {
@@ -263,7 +273,12 @@ func (s *Server) exerciseForm(w http.ResponseWriter, r *http.Request) error {
 			Learner: badgeFrom(r.Context()), MCP: out.Result.MCP,
 		})
 	}
-	return s.renderLesson(w, r, lesson, lessonOverrides{exercise: v, status: status})
+	if v.Problem != "" {
+		// Not graded (busy, over a limit): the lesson again with the reason
+		// and the status, the code kept.
+		return s.renderLesson(w, r, lesson, lessonOverrides{exercise: v, status: status})
+	}
+	return s.keepResult(w, r, lesson.Slug, ex.ID, exercisePanel(v), "x-"+ex.ID+"-results")
 }
 
 // exerciseResponse is the JSON the page script uses to show results in place.

@@ -1,7 +1,12 @@
 package web
 
 import (
+	"bytes"
 	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/a-h/templ"
 	"html/template"
 	"net/http"
 
@@ -17,10 +22,47 @@ func (s *Server) lessonShow(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return notFoundError(fmt.Sprintf("There is no lesson called %q. The course home lists every lesson.", slug))
 	}
-	if err := s.app.OpenLesson(r.Context(), progress.ActorFrom(r.Context()), slug); err != nil {
+	a := progress.ActorFrom(r.Context())
+	if err := s.app.OpenLesson(r.Context(), a, slug); err != nil {
 		return err
 	}
-	return s.serveLesson(w, r, lesson)
+	var shown *progress.ResultToShow
+	if c, err := r.Cookie(resultCookie); err == nil && c.Value == slug {
+		// A plain form post left a result to show once (see keepResult).
+		http.SetCookie(w, &http.Cookie{Name: resultCookie, Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil})
+		res, ok, err := s.app.TakeResult(r.Context(), a, slug)
+		if err != nil {
+			return err
+		}
+		if ok {
+			shown = &res
+			w.Header().Set("Cache-Control", "no-store")
+		}
+	}
+	return s.serveLesson(w, r, lesson, shown)
+}
+
+// resultCookie tells the next drawing of a lesson that a plain form post
+// kept a result for it, so that page views without one cost no query. It
+// names the lesson; the result itself stays on the server, keyed by the
+// learner.
+const resultCookie = "learn_result"
+
+// keepResult answers a plain (no-JavaScript) form post that was graded:
+// the drawn part is kept to show once, and the browser is sent with 303 to
+// the lesson at the result, so reload, back and share open the lesson.
+func (s *Server) keepResult(w http.ResponseWriter, r *http.Request, lessonSlug, partID string, part templ.Component, anchor string) error {
+	var buf bytes.Buffer
+	if err := part.Render(r.Context(), &buf); err != nil {
+		return fmt.Errorf("web: render result of %s: %w", partID, err)
+	}
+	if err := s.app.KeepResult(r.Context(), progress.ActorFrom(r.Context()), lessonSlug, partID, buf.String()); err != nil {
+		return err
+	}
+	http.SetCookie(w, &http.Cookie{Name: resultCookie, Value: lessonSlug, Path: "/", MaxAge: int(progress.ResultTTL / time.Second),
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil})
+	http.Redirect(w, r, "/lessons/"+url.PathEscape(lessonSlug)+"#"+anchor, http.StatusSeeOther)
+	return nil
 }
 
 // lessonOverrides replaces parts of a lesson page after a post: a widget
@@ -74,6 +116,11 @@ func (s *Server) lessonView(r *http.Request, lesson *lessons.Lesson, o lessonOve
 	if !skeleton {
 		attempt = quizAttempt(a, sum, lesson)
 	}
+	v.CompletedMeans = progress.CompletedMeans
+	v.TOC = s.lessonMap(lesson)
+	if !skeleton {
+		v.TOC = learnerMap(v.TOC, lesson, sum)
+	}
 	for i, seg := range lesson.Segments {
 		if i == lesson.TakeawaysAt && lesson.Takeaways != "" {
 			v.Body = append(v.Body, BodyPart{Takeaways: lesson.Takeaways})
@@ -82,23 +129,21 @@ func (s *Server) lessonView(r *http.Request, lesson *lessons.Lesson, o lessonOve
 		switch {
 		case w == nil:
 			v.Body = append(v.Body, BodyPart{HTML: seg.HTML})
+		case skeleton:
+			v.Body = append(v.Body, BodyPart{HTML: template.HTML(hole(holePart + w.ID))})
 		case w.Exercise != nil && o.exercise != nil && o.exercise.ID == w.ID:
 			v.Body = append(v.Body, BodyPart{Exercise: o.exercise})
-		case w.Exercise != nil && skeleton:
-			v.Body = append(v.Body, BodyPart{Exercise: s.exerciseView(lesson, w.Exercise, hole(holeCode+w.ID))})
 		case w.Exercise != nil:
-			v.Body = append(v.Body, BodyPart{Exercise: s.exerciseView(lesson, w.Exercise, learnerCode(sum, w.Exercise))})
+			v.Body = append(v.Body, BodyPart{Exercise: s.learnerExerciseView(lesson, w.Exercise, sum)})
 		case o.widget != nil && o.widget.ID == w.ID:
 			v.Body = append(v.Body, BodyPart{Widget: o.widget})
-		case w.Kind == quiz.KindQuiz && skeleton:
-			v.Body = append(v.Body, BodyPart{HTML: template.HTML(hole(holeQuiz + w.ID))})
 		default:
 			// The time-zone field is left empty; the page script fills it.
 			var draw quiz.Draw
 			if q, ok := w.Value.(*quiz.Quiz); ok {
 				draw = progress.QuizDraw(a, q, attempt)
 			}
-			v.Body = append(v.Body, BodyPart{Widget: widgetView(lesson, w, draw, attempt, "")})
+			v.Body = append(v.Body, BodyPart{Widget: learnerWidgetView(lesson, w, sum, draw, attempt)})
 		}
 	}
 	if lesson.TakeawaysAt >= len(lesson.Segments) && lesson.Takeaways != "" {

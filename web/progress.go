@@ -21,7 +21,18 @@ type ProgressView struct {
 	Calendar                    []CalendarCell
 	ActiveDays                  int
 	Lessons                     []LessonProgressRow
+	Exercises                   []ExerciseProgressRow
 	ReviewsDue, ReviewsTotal    int
+	// CompletedMeans says when a lesson is completed.
+	CompletedMeans string
+}
+
+// ExerciseProgressRow is one exercise on the progress page.
+type ExerciseProgressRow struct {
+	Title, LessonTitle, Anchor string
+	// State is "solved", "tried" or "not tried"; Detail says when and how.
+	State, Detail string
+	Solved        bool
 }
 
 // XPChart is a server-drawn SVG line of total XP over time.
@@ -45,8 +56,10 @@ type CalendarCell struct {
 type LessonProgressRow struct {
 	Title, Slug string
 	State       LessonState
-	Score       string // "5 of 6", or "—"
-	Attempts    int
+	// Parts says how many parts are done: "2 of 5 parts done".
+	Parts    string
+	Score    string // "5 of 6", or "—"
+	Attempts int
 }
 
 func (s *Server) progressShow(w http.ResponseWriter, r *http.Request) error {
@@ -75,13 +88,28 @@ func (s *Server) progressShow(w http.ResponseWriter, r *http.Request) error {
 		v.Calendar = append(v.Calendar, c)
 	}
 	for _, lr := range rep.Lessons {
-		row := LessonProgressRow{Title: lr.Lesson.Title, Slug: lr.Lesson.Slug, State: LessonState(lr.State), Score: "—"}
+		row := LessonProgressRow{Title: lr.Lesson.Title, Slug: lr.Lesson.Slug, State: LessonState(lr.State), Score: "—", Parts: PartsText(lr.Done, lr.Parts)}
 		if lr.Quiz.Attempts > 0 {
 			row.Score = fmt.Sprintf("%d of %d", lr.Quiz.Best, lr.Quiz.Total)
 			row.Attempts = lr.Quiz.Attempts
 		}
 		v.Lessons = append(v.Lessons, row)
 	}
+	for _, er := range rep.Exercises {
+		row := ExerciseProgressRow{Title: er.Exercise.Title, LessonTitle: er.Lesson.Title,
+			Anchor: "/lessons/" + er.Lesson.Slug + "#x-" + er.Exercise.ID, State: "not tried", Detail: "—"}
+		zone := rep.Summary.Zone
+		switch st := er.State; {
+		case st.Solved():
+			row.State, row.Solved = "solved", true
+			row.Detail = fmt.Sprintf("on %s (%s)", dateText(st.SolvedAt, zone), Plural(st.Runs, "run", "runs"))
+		case st.Runs > 0:
+			row.State = "tried"
+			row.Detail = fmt.Sprintf("%s, the last on %s", Plural(st.Runs, "run", "runs"), dateText(st.LastAt, zone))
+		}
+		v.Exercises = append(v.Exercises, row)
+	}
+	v.CompletedMeans = progress.CompletedMeans
 	return render(w, r, progressPage(v))
 }
 

@@ -3,8 +3,7 @@ package web
 import (
 	"bytes"
 	"fmt"
-	"html/template"
-	"net/http"
+		"net/http"
 	"strings"
 	"sync"
 
@@ -14,8 +13,11 @@ import (
 )
 
 // A lesson page is the same for every learner but for a few holes: the
-// header's figures, the quiz (its question order is the learner's), the
-// code in each editor, and the style nonce. The page is drawn once per
+// header's figures, the table of contents (it marks the parts done), each
+// interactive part (the quiz's question order is the learner's, and a
+// revisited part shows the learner's last answers, result and code), and
+// the style nonce. A part the learner never tried is written from a
+// drawing cached per lesson, so a first visit draws nothing. The page is drawn once per
 // lesson with markers in those holes and split there into a skeleton; each
 // request writes the static parts and fills the holes. Drawing the whole
 // page per request cost four times as much.
@@ -25,8 +27,8 @@ const (
 	holeStats   = "stats"
 	holeReviews = "reviews"
 	holeNonce   = "nonce"
-	holeQuiz    = "quiz:" // + widget id
-	holeCode    = "code:" // + exercise id
+	holeTOC     = "toc:" // + top or side
+	holePart    = "part:" // + widget or exercise id
 )
 
 // Hole markers use private-use characters, which no lesson contains and
@@ -85,6 +87,7 @@ type pageCache struct {
 	mu        sync.Mutex
 	skeletons map[*lessons.Lesson]*skeleton
 	quizzes   map[quizKey][]byte
+	maps      map[*lessons.Lesson][]TOCEntry
 }
 
 // quizKey names one drawing of a quiz: what it draws and its attempt
@@ -128,12 +131,25 @@ func (s *Server) lessonSkeleton(r *http.Request, lesson *lessons.Lesson) (*skele
 	return sk, nil
 }
 
-// drawnQuiz returns the quiz drawn in the order the learner sees it.
-func (s *Server) drawnQuiz(r *http.Request, lesson *lessons.Lesson, w *lessons.Widget, attempt int) ([]byte, error) {
-	q := w.Value.(*quiz.Quiz)
-	// A first visit shows the draw every visitor sees; the form posts the
-	// attempt number, from which the post recomputes the draw.
-	draw := progress.QuizDraw(progress.ActorFrom(r.Context()), q, attempt)
+// lessonMap returns the lesson's table of contents without the learner's
+// state, finding it the first time.
+func (s *Server) lessonMap(lesson *lessons.Lesson) []TOCEntry {
+	s.pages.mu.Lock()
+	defer s.pages.mu.Unlock()
+	if m, ok := s.pages.maps[lesson]; ok {
+		return m
+	}
+	if s.pages.maps == nil {
+		s.pages.maps = map[*lessons.Lesson][]TOCEntry{}
+	}
+	m := lessonMap(lesson)
+	s.pages.maps[lesson] = m
+	return m
+}
+
+// drawnWidget returns a widget nobody has answered yet, drawn once: a
+// quiz in the order of draw (its attempt's).
+func (s *Server) drawnWidget(r *http.Request, lesson *lessons.Lesson, w *lessons.Widget, draw quiz.Draw, attempt int) ([]byte, error) {
 	key := quizKey{lesson: lesson, id: w.ID, draw: fmt.Sprint(draw), attempt: attempt}
 	s.pages.mu.Lock()
 	b, ok := s.pages.quizzes[key]
@@ -144,7 +160,7 @@ func (s *Server) drawnQuiz(r *http.Request, lesson *lessons.Lesson, w *lessons.W
 	v := widgetView(lesson, w, draw, attempt, "")
 	var buf bytes.Buffer
 	if err := widget(v).Render(r.Context(), &buf); err != nil {
-		return nil, fmt.Errorf("web: draw quiz of %s: %w", lesson.Slug, err)
+		return nil, fmt.Errorf("web: draw widget %s of %s: %w", w.ID, lesson.Slug, err)
 	}
 	s.pages.mu.Lock()
 	if s.pages.quizzes == nil || len(s.pages.quizzes) >= maxCachedQuizzes {
@@ -155,8 +171,32 @@ func (s *Server) drawnQuiz(r *http.Request, lesson *lessons.Lesson, w *lessons.W
 	return buf.Bytes(), nil
 }
 
-// serveLesson writes a lesson page from its skeleton.
-func (s *Server) serveLesson(w http.ResponseWriter, r *http.Request, lesson *lessons.Lesson) error {
+// writePart writes one interactive part as the learner finds it.
+func (s *Server) writePart(r *http.Request, buf *bytes.Buffer, lesson *lessons.Lesson, w *lessons.Widget, sum progress.Summary, attempt int) error {
+	if w.Exercise != nil {
+		return exercisePanel(s.learnerExerciseView(lesson, w.Exercise, sum)).Render(r.Context(), buf)
+	}
+	var draw quiz.Draw
+	if q, ok := w.Value.(*quiz.Quiz); ok {
+		// A first visit shows the draw every visitor sees; the form posts
+		// the attempt number, from which the post recomputes the draw.
+		draw = progress.QuizDraw(progress.ActorFrom(r.Context()), q, attempt)
+	}
+	v := learnerWidgetView(lesson, w, sum, draw, attempt)
+	if v.Status != nil {
+		return widget(v).Render(r.Context(), buf)
+	}
+	b, err := s.drawnWidget(r, lesson, w, draw, attempt)
+	if err != nil {
+		return err
+	}
+	buf.Write(b)
+	return nil
+}
+
+// serveLesson writes a lesson page from its skeleton. shown, when set, is
+// a result kept by a plain form post, drawn in place of its part.
+func (s *Server) serveLesson(w http.ResponseWriter, r *http.Request, lesson *lessons.Lesson, shown *progress.ResultToShow) error {
 	sk, err := s.lessonSkeleton(r, lesson)
 	if err != nil {
 		return err
@@ -165,6 +205,7 @@ func (s *Server) serveLesson(w http.ResponseWriter, r *http.Request, lesson *les
 	attempt := quizAttempt(a, sum, lesson)
 	figures := badge(sum)
 	var nonce string
+	var toc []TOCEntry
 	buf := pageBuffers.Get().(*bytes.Buffer)
 	defer putPageBuffer(buf)
 	err = sk.write(buf, func(h string, buf *bytes.Buffer) error {
@@ -181,22 +222,22 @@ func (s *Server) serveLesson(w http.ResponseWriter, r *http.Request, lesson *les
 				}
 			}
 			buf.WriteString(nonce)
-		case strings.HasPrefix(h, holeQuiz):
-			wd, ok := lesson.Widget(strings.TrimPrefix(h, holeQuiz))
+		case strings.HasPrefix(h, holeTOC):
+			if toc == nil {
+				toc = learnerMap(s.lessonMap(lesson), lesson, sum)
+			}
+			return lessonTOC(toc, progress.CompletedMeans, strings.TrimPrefix(h, holeTOC)).Render(r.Context(), buf)
+		case strings.HasPrefix(h, holePart):
+			id := strings.TrimPrefix(h, holePart)
+			if shown != nil && shown.PartID == id {
+				buf.WriteString(shown.Body)
+				return nil
+			}
+			wd, ok := lesson.Widget(id)
 			if !ok {
-				return fmt.Errorf("web: skeleton of %s names a missing quiz %q", lesson.Slug, h)
+				return fmt.Errorf("web: skeleton of %s names a missing part %q", lesson.Slug, h)
 			}
-			b, err := s.drawnQuiz(r, lesson, wd, attempt)
-			if err != nil {
-				return err
-			}
-			buf.Write(b)
-		case strings.HasPrefix(h, holeCode):
-			ex, _, ok := s.course().Exercise(strings.TrimPrefix(h, holeCode))
-			if !ok {
-				return fmt.Errorf("web: skeleton of %s names a missing exercise %q", lesson.Slug, h)
-			}
-			buf.WriteString(template.HTMLEscapeString(learnerCode(sum, ex)))
+			return s.writePart(r, buf, lesson, wd, sum, attempt)
 		default:
 			return fmt.Errorf("web: skeleton of %s has an unknown hole %q", lesson.Slug, h)
 		}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"html/template"
 
 	"learn/quiz"
@@ -55,6 +56,7 @@ type LessonState string
 const (
 	NotStarted LessonState = "not started"
 	Opened     LessonState = "opened"
+	InProgress LessonState = "in progress"
 	Completed  LessonState = "completed"
 )
 
@@ -63,6 +65,8 @@ func (s LessonState) Class() string {
 	switch s {
 	case Opened:
 		return "state state-opened"
+	case InProgress:
+		return "state state-progress"
 	case Completed:
 		return "state state-completed"
 	}
@@ -77,6 +81,8 @@ type HomeView struct {
 	Tagline      string
 	Introduction template.HTML
 	Lessons      []LessonCard
+	// CompletedMeans says when a lesson is completed.
+	CompletedMeans string
 }
 
 // LessonCard is one lesson on the course home.
@@ -88,6 +94,8 @@ type LessonCard struct {
 	Minutes int
 	XP      int
 	State   LessonState
+	// Done of Parts are finished, for "in progress".
+	Done, Parts int
 }
 
 // LessonView is the lesson page.
@@ -101,6 +109,27 @@ type LessonView struct {
 	Objectives []string
 	Body       []BodyPart
 	Prev, Next *LessonLink
+	// TOC maps the lesson: its sections and interactive parts with the
+	// learner's state; CompletedMeans says when the lesson is completed.
+	TOC            []TOCEntry
+	CompletedMeans string
+}
+
+// TOCEntry is one line of a lesson's table of contents.
+type TOCEntry struct {
+	Title, Anchor string
+	// Kind is "section", or for an interactive part "try", "quiz" or
+	// "exercise".
+	Kind string
+	// Done marks a finished part (see progress.Summary.PartDone).
+	Done bool
+}
+
+// PartStatus is what a revisited lesson says about one of its parts: the
+// learner's last result and when, and whether the part is done.
+type PartStatus struct {
+	Done bool
+	Text string
 }
 
 // BodyPart is one piece of a lesson body: rendered HTML, a widget, an
@@ -159,6 +188,10 @@ type WidgetView struct {
 	Refused bool
 	// LessonURL is where a retry starts: the lesson page at this widget.
 	LessonURL string
+	// Status is the learner's last result, on a revisit; nil before any.
+	Status *PartStatus
+	// Folded puts a passed quiz's form behind "take it again".
+	Folded bool
 }
 
 // Chosen reports whether value was the learner's answer for field.
@@ -178,4 +211,10 @@ func (v *WidgetView) RadioChecked(field, value string, isDefault bool) bool {
 		return given[0] == value
 	}
 	return isDefault
+}
+
+// PartsText says how far into a lesson's parts the learner is:
+// "2 of 5 parts done".
+func PartsText(done, parts int) string {
+	return fmt.Sprintf("%d of %s done", done, Plural(parts, "part", "parts"))
 }

@@ -58,8 +58,13 @@ func (s *Server) widgetCheck(w http.ResponseWriter, r *http.Request) error {
 			HTML: buf.String(), Passed: view.Passed, Outcome: view.Outcome, Awarded: out.Awarded, Learner: badgeFrom(r.Context()),
 		})
 	}
-	// A plain post: redraw the whole lesson with this widget's feedback.
-	return s.renderLesson(w, r, out.Lesson, lessonOverrides{widget: view, status: status})
+	if view.Refused {
+		// A refused post is not a result: the lesson again, the form as it
+		// was left, with the message.
+		return s.renderLesson(w, r, out.Lesson, lessonOverrides{widget: view, status: status})
+	}
+	// A plain post: show the result once on the lesson page, at the result.
+	return s.keepResult(w, r, out.Lesson.Slug, view.ID, widget(view), "w-"+view.ID+"-result")
 }
 
 // wantsJSON reports whether the client asked for JSON rather than a page.

@@ -78,6 +78,9 @@ function attach(textarea) {
   });
   textarea.insertAdjacentElement("afterend", view.dom);
   textarea.hidden = true;
+  // The keys hint speaks of this editor, so it shows only once it is here.
+  const keys = form.querySelector(".editor-keys");
+  if (keys) keys.hidden = false;
   if (label) label.addEventListener("click", () => view.focus());
   // Tests and scripts can set the code through the textarea's editor.
   textarea.editorView = view;
