@@ -174,7 +174,10 @@ func (s *Server) gradeExercise(r *http.Request, lessonSlug, exerciseID, code str
 }
 
 // exerciseResult summarises a graded result for the panel.
-func exerciseResult(res grading.Result, awarded int) *ExerciseResult {
+//
+// calls are the exercise's MCP calls (every one, hidden included), so that
+// a hidden call's verdict names the kind of answer it wanted.
+func exerciseResult(res grading.Result, awarded int, calls []sandbox.MCPCall) *ExerciseResult {
 	mode, r := string(res.Mode), res.Report
 	passed := 0
 	for _, c := range r.Cases {
@@ -197,6 +200,8 @@ func exerciseResult(res grading.Result, awarded int) *ExerciseResult {
 		out.Summary += fmt.Sprintf(" +%d XP.", awarded)
 	}
 	if res.MCP != nil {
+		out.Cases = append([]sandbox.CaseResult(nil), r.Cases...)
+		mcpCaseMessages(out.Cases, calls)
 		out.MCP = mcpPanel(*res.MCP)
 	}
 	return out
@@ -215,6 +220,15 @@ func (s *Server) exerciseView(lesson *lessons.Lesson, ex *lessons.Exercise, code
 		v.HiddenCount = ex.MCP.HiddenCount()
 	}
 	return v
+}
+
+// allMCPCalls returns every call of an MCP exercise, hidden ones
+// included; none for other exercises.
+func (s *Server) allMCPCalls(exerciseID string) []sandbox.MCPCall {
+	if plan, ok := s.app.Plan(exerciseID); ok && plan.MCP() {
+		return plan.MCPCalls(grading.Submit)
+	}
+	return nil
 }
 
 // learnerExerciseView is an exercise as the learner finds it: their last
@@ -259,7 +273,7 @@ func (s *Server) exerciseForm(w http.ResponseWriter, r *http.Request) error {
 			w.Header().Set("Retry-After", retryAfter(e.RetryAfter))
 		}
 	} else {
-		v.Result = exerciseResult(out.Result, out.Awarded)
+		v.Result = exerciseResult(out.Result, out.Awarded, s.allMCPCalls(ex.ID))
 		r = withSummary(r, out.Summary)
 	}
 	if wantsJSON(r) {

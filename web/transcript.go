@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 
 	"learn/sandbox"
@@ -16,7 +17,7 @@ type MCPCallView struct {
 type MCPPanel struct {
 	// Host is the transcript of the grader's own calls (hidden ones left
 	// out); Script that of the learner's own Client calls.
-	Host, Script []TranscriptEntry
+	Host, Script []Exchange
 	// Stdout, Stderr and Message are what the learner's file did.
 	Stdout, Stderr, Message string
 }
@@ -25,7 +26,35 @@ type MCPPanel struct {
 // reading of what it means for the model.
 type TranscriptEntry struct {
 	Call, Direction, Kind, Reading, Schema string
-	Tokens                                 []JSONToken
+	// ModelText is, for a result or tool error, the text the model would
+	// read, unescaped; Reading then says only what kind of answer it is
+	// (and any note after the text, in ReadingNote).
+	ModelText, ReadingNote string
+	Tokens                 []JSONToken
+}
+
+// Exchange is one request and its response, drawn as one row that
+// unfolds to both messages.
+type Exchange struct {
+	Call string
+	// Request sums the request up in one line: "tools/call lookup_order
+	// {"id":"Z9"}".
+	Request string
+	// Sent is the request; Got the response (nil when none came).
+	Sent, Got *TranscriptEntry
+}
+
+// Kind is the response's kind, or "no response".
+func (x Exchange) Kind() string {
+	if x.Got == nil {
+		return "no response"
+	}
+	return x.Got.Kind
+}
+
+// Class is the row's CSS class, by the response's kind.
+func (x Exchange) Class() string {
+	return "msg msg-" + strings.ReplaceAll(x.Kind(), " ", "-")
 }
 
 // Class is the entry's CSS class, which sets protocol errors and tool
@@ -102,19 +131,129 @@ func highlightJSON(s string) []JSONToken {
 	return out
 }
 
+// modelTextMark is where a reading quotes the text the model would see.
+const modelTextMark = "this text"
+
+// splitReading takes the quoted model text out of a reading: "A result:
+// the model would see this text: \"{ \\\"id\\\" …}\"" becomes the head
+// "A result: the model would see this text:", the text unescaped, and any
+// note after it. A reading without a quote comes back whole.
+func splitReading(reading string) (head, text, note string) {
+	i := strings.Index(reading, modelTextMark)
+	if i < 0 {
+		return reading, "", ""
+	}
+	j := strings.Index(reading[i:], `: "`)
+	if j < 0 {
+		return reading, "", ""
+	}
+	rest := reading[i+j+2:]
+	quoted, err := strconv.QuotedPrefix(rest)
+	if err != nil {
+		return reading, "", ""
+	}
+	text, err = strconv.Unquote(quoted)
+	if err != nil {
+		return reading, "", ""
+	}
+	return reading[:i+j+1], text, strings.TrimSpace(rest[len(quoted):])
+}
+
 func transcriptEntries(ms []sandbox.MCPMessage) []TranscriptEntry {
 	out := make([]TranscriptEntry, len(ms))
 	for i, m := range ms {
-		out[i] = TranscriptEntry{Call: m.Call, Direction: m.Direction, Kind: m.Kind, Reading: m.Reading, Schema: m.Schema, Tokens: highlightJSON(m.JSON)}
+		e := TranscriptEntry{Call: m.Call, Direction: m.Direction, Kind: m.Kind, Reading: m.Reading, Schema: m.Schema, Tokens: highlightJSON(m.JSON)}
+		if head, text, note := splitReading(m.Reading); text != "" {
+			e.Reading, e.ModelText, e.ReadingNote = head, text, note
+		}
+		out[i] = e
 	}
 	return out
+}
+
+// exchanges pairs each request with the response after it.
+func exchanges(ms []sandbox.MCPMessage) []Exchange {
+	entries := transcriptEntries(ms)
+	var out []Exchange
+	for i := 0; i < len(entries); i++ {
+		e := &entries[i]
+		if e.Direction != "request" {
+			// A response with no request before it stands alone.
+			out = append(out, Exchange{Call: e.Call, Request: "(no request)", Got: e})
+			continue
+		}
+		x := Exchange{Call: e.Call, Request: requestLine(ms[i].JSON), Sent: e}
+		if i+1 < len(entries) && entries[i+1].Direction != "request" {
+			x.Got = &entries[i+1]
+			i++
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// requestLine sums a JSON-RPC request up in one line: its method, and for
+// a tool call the tool and its arguments.
+func requestLine(raw string) string {
+	var req struct {
+		Method string `json:"method"`
+		Params struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		} `json:"params"`
+	}
+	if json.Unmarshal([]byte(raw), &req) != nil || req.Method == "" {
+		return "a request"
+	}
+	line := req.Method
+	if req.Params.Name != "" {
+		line += " " + req.Params.Name
+	}
+	if len(req.Params.Arguments) > 0 {
+		var args any
+		if json.Unmarshal(req.Params.Arguments, &args) == nil {
+			line += " " + compactJSON(args)
+		}
+	}
+	return line
 }
 
 // mcpPanel builds the transcript view of a redacted MCP report.
 func mcpPanel(r sandbox.MCPReport) *MCPPanel {
 	return &MCPPanel{
-		Host: transcriptEntries(r.Host), Script: transcriptEntries(r.Script.Transcript),
+		Host: exchanges(r.Host), Script: exchanges(r.Script.Transcript),
 		Stdout: r.Script.Stdout, Stderr: r.Script.Stderr, Message: r.Script.Message,
+	}
+}
+
+// hiddenCallMessage says what was wrong with a hidden MCP call from what
+// the learner may know: the kind of answer the call wants, never its
+// arguments or the text it looks for.
+func hiddenCallMessage(c sandbox.MCPCall) string {
+	switch {
+	case len(c.Hints) > 0:
+		return "A hidden check of the tool list failed: some tool's hints do not fit what it does. Look again at each hint of every tool."
+	case c.Expect == sandbox.ExpectToolError:
+		return "A hidden call should get a tool error (isError: true) whose text tells the model what went wrong and what to do; your server's answer was not that. Try failures the sample calls do not show."
+	case c.Expect == sandbox.ExpectProtocolError:
+		return "A hidden call should get a protocol error (a JSON-RPC error object); your server's answer was not that. Check which failures belong on that channel."
+	}
+	return "A hidden call should get a result the model can use; your server's answer was not that, or missed what the call asks for. Try inputs the sample calls do not show."
+}
+
+// mcpCaseMessages names what was wrong in hidden MCP cases: the sandbox's
+// message speaks of printed output, which an MCP server does not have.
+func mcpCaseMessages(cases []sandbox.CaseResult, calls []sandbox.MCPCall) {
+	byName := map[string]sandbox.MCPCall{}
+	for _, c := range calls {
+		byName[c.Name] = c
+	}
+	for i, c := range cases {
+		call, ok := byName[c.Name]
+		if !c.Hidden || !ok || c.Verdict != sandbox.VerdictWrongOutput || !strings.Contains(c.Message, "printed") {
+			continue
+		}
+		cases[i].Message = hiddenCallMessage(call)
 	}
 }
 
