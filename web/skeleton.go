@@ -3,7 +3,7 @@ package web
 import (
 	"bytes"
 	"fmt"
-		"net/http"
+	"net/http"
 	"strings"
 	"sync"
 
@@ -27,7 +27,7 @@ const (
 	holeStats   = "stats"
 	holeReviews = "reviews"
 	holeNonce   = "nonce"
-	holeTOC     = "toc:" // + top or side
+	holeTOC     = "toc:"  // + top or side
 	holePart    = "part:" // + widget or exercise id
 )
 
