@@ -123,7 +123,9 @@ func xpChart(history []progress.XPEntry, now time.Time) XPChart {
 	start := history[0].At
 	span := now.Sub(start)
 	if span < time.Hour {
-		span = time.Hour
+		// Under an hour of activity: show the last hour, ending now, so
+		// the right end of the axis is the time it says.
+		start, span = now.Add(-time.Hour), time.Hour
 	}
 	total := 0
 	for _, e := range history {

@@ -171,6 +171,9 @@ func TestBrowserLearnerComesBack(t *testing.T) {
 	b.do(t, chromedp.Click(chromedp.CSS(qscope+` button[type="submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(qscope+` .outcome-pass`)))
 	shot(t, b, "lesson1-quiz-result", qscope+` [data-testid="outcome"]`)
+	if got := b.text(t, `[data-testid="toc"] .toc-title`); !strings.Contains(got, "4 of 4 parts done") {
+		t.Errorf("after every part in place, the lesson map says %q", got)
+	}
 
 	// Leave, and come back.
 	b.do(t, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="lesson-list"]`)))
@@ -201,6 +204,7 @@ func TestBrowserLearnerComesBack(t *testing.T) {
 		t.Error("the passed quiz's form is open on a revisit")
 	}
 	checkWidths(t, b, "lesson 1 revisited")
+	shot(t, b, "lesson1-revisited", qscope)
 
 	b.do(t, chromedp.Navigate(base+"/progress"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="exercise-states"]`)))
 	if got := b.text(t, `[data-testid="lesson-row-`+lesson.Slug+`"] [data-testid="lesson-state"]`); got != "completed" {
@@ -215,6 +219,7 @@ func TestBrowserLearnerComesBack(t *testing.T) {
 	}
 	checkWidths(t, b, "progress")
 	shot(t, b, "progress", "")
+	shot(t, b, "progress-tables", `[data-testid="lesson-scores"]`)
 
 	b.do(t, chromedp.Navigate(base+"/review"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="review-item"]`)))
 	checkWidths(t, b, "review")

@@ -21,6 +21,28 @@ function updateHeader(learner) {
   set("streak", `${learner.streakDays} ${learner.streakDays === 1 ? "day" : "days"}`);
 }
 
+// markDone ticks a part in the lesson map (both copies) and recounts the
+// parts done, after a check in place.
+function markDone(anchor) {
+  for (const link of document.querySelectorAll(`.toc-list a[href="#${anchor}"]`)) {
+    const item = link.closest("li");
+    if (!item || item.classList.contains("toc-done")) continue;
+    item.classList.add("toc-done");
+    const mark = link.querySelector(".toc-mark");
+    if (mark) mark.textContent = "✓";
+    const note = document.createElement("span");
+    note.className = "visually-hidden";
+    note.textContent = " (done)";
+    link.append(note);
+  }
+  for (const toc of document.querySelectorAll(".toc")) {
+    const parts = toc.querySelectorAll(".toc-list li:not(.toc-section)").length;
+    const done = toc.querySelectorAll(".toc-list li.toc-done").length;
+    const count = toc.querySelector(".toc-title .hint-default, summary .hint-default");
+    if (count) count.textContent = `(${done} of ${parts} ${parts === 1 ? "part" : "parts"} done)`;
+  }
+}
+
 // Widget forms: submit in place and swap in the feedback the server drew.
 async function submitInPlace(event) {
   const form = event.target.closest("form[data-widget-form]");
@@ -38,6 +60,8 @@ async function submitInPlace(event) {
     if (!response.ok) throw new Error(`server answered ${response.status}`);
     const data = await response.json();
     const section = form.closest("section.widget");
+    // A try-it block is done once checked; the quiz once passed.
+    if (!section.classList.contains("widget-quiz") || data.passed) markDone(section.id);
     const holder = document.createElement("div");
     holder.innerHTML = data.html; // drawn and escaped by the server
     const fresh = holder.firstElementChild;
@@ -80,6 +104,7 @@ async function runInPlace(event) {
       const holder = document.createElement("div");
       holder.innerHTML = data.html; // drawn and escaped by the server
       results.replaceWith(holder.querySelector('[data-testid="results"]'));
+      if (data.passed && body.get("mode") === "submit") markDone(panel.id);
     } else {
       results.textContent = data.error || data.problem || `The server answered ${response.status}.`;
     }
