@@ -56,7 +56,7 @@ type CalendarCell struct {
 type LessonProgressRow struct {
 	Title, Slug string
 	State       LessonState
-	// Parts says how many parts are done: "2 of 5 parts done".
+	// Parts says how many parts are done: "2 of 5".
 	Parts    string
 	Score    string // "5 of 6", or "—"
 	Attempts int
@@ -88,7 +88,7 @@ func (s *Server) progressShow(w http.ResponseWriter, r *http.Request) error {
 		v.Calendar = append(v.Calendar, c)
 	}
 	for _, lr := range rep.Lessons {
-		row := LessonProgressRow{Title: lr.Lesson.Title, Slug: lr.Lesson.Slug, State: LessonState(lr.State), Score: "—", Parts: PartsText(lr.Done, lr.Parts)}
+		row := LessonProgressRow{Title: lr.Lesson.Title, Slug: lr.Lesson.Slug, State: LessonState(lr.State), Score: "—", Parts: fmt.Sprintf("%d of %d", lr.Done, lr.Parts)}
 		if lr.Quiz.Attempts > 0 {
 			row.Score = fmt.Sprintf("%d of %d", lr.Quiz.Best, lr.Quiz.Total)
 			row.Attempts = lr.Quiz.Attempts
