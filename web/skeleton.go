@@ -2,10 +2,14 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
+
+	"github.com/a-h/templ"
 
 	"learn/lessons"
 	"learn/progress"
@@ -90,8 +94,8 @@ type pageCache struct {
 	maps      map[*lessons.Lesson][]TOCEntry
 }
 
-// quizKey names one drawing of a quiz: what it draws and its attempt
-// number.
+// quizKey names one cached drawing: a widget (for a quiz, what it draws
+// and its attempt number), an untouched exercise panel or lesson map.
 type quizKey struct {
 	lesson  *lessons.Lesson
 	id      string
@@ -99,7 +103,7 @@ type quizKey struct {
 	attempt int
 }
 
-// maxCachedQuizzes bounds the drawn quizzes kept; past it the cache starts
+// maxCachedQuizzes bounds the drawings kept; past it the cache starts
 // again empty.
 const maxCachedQuizzes = 4096
 
@@ -151,16 +155,23 @@ func (s *Server) lessonMap(lesson *lessons.Lesson) []TOCEntry {
 // quiz in the order of draw (its attempt's).
 func (s *Server) drawnWidget(r *http.Request, lesson *lessons.Lesson, w *lessons.Widget, draw quiz.Draw, attempt int) ([]byte, error) {
 	key := quizKey{lesson: lesson, id: w.ID, draw: fmt.Sprint(draw), attempt: attempt}
+	return s.cachedDrawing(r, key, templ.ComponentFunc(func(ctx context.Context, out io.Writer) error {
+		return widget(widgetView(lesson, w, draw, attempt, "")).Render(ctx, out)
+	}))
+}
+
+// cachedDrawing returns a drawing that is the same for every learner who
+// has not touched it, drawing it with draw the first time under key.
+func (s *Server) cachedDrawing(r *http.Request, key quizKey, draw templ.Component) ([]byte, error) {
 	s.pages.mu.Lock()
 	b, ok := s.pages.quizzes[key]
 	s.pages.mu.Unlock()
 	if ok {
 		return b, nil
 	}
-	v := widgetView(lesson, w, draw, attempt, "")
 	var buf bytes.Buffer
-	if err := widget(v).Render(r.Context(), &buf); err != nil {
-		return nil, fmt.Errorf("web: draw widget %s of %s: %w", w.ID, lesson.Slug, err)
+	if err := draw.Render(r.Context(), &buf); err != nil {
+		return nil, fmt.Errorf("web: draw %s of %s: %w", key.id, key.lesson.Slug, err)
 	}
 	s.pages.mu.Lock()
 	if s.pages.quizzes == nil || len(s.pages.quizzes) >= maxCachedQuizzes {
@@ -171,10 +182,45 @@ func (s *Server) drawnWidget(r *http.Request, lesson *lessons.Lesson, w *lessons
 	return buf.Bytes(), nil
 }
 
+// touched reports whether the learner has tried the widget or quiz, which
+// then shows their last result.
+func touched(sum progress.Summary, lesson *lessons.Lesson, w *lessons.Widget) bool {
+	if w.Kind == quiz.KindQuiz {
+		return sum.Quizzes[lesson.Slug].Attempts > 0
+	}
+	_, ok := sum.Widgets[lesson.Slug+"/"+w.ID]
+	return ok
+}
+
+// writeTOC writes the lesson map; a map with nothing done yet is drawn
+// once per lesson.
+func (s *Server) writeTOC(r *http.Request, buf *bytes.Buffer, lesson *lessons.Lesson, sum progress.Summary, where string) error {
+	if st := sum.LessonStatus(lesson); st.Done > 0 {
+		return lessonTOC(learnerMap(s.lessonMap(lesson), lesson, sum), progress.CompletedMeans, where).Render(r.Context(), buf)
+	}
+	b, err := s.cachedDrawing(r, quizKey{lesson: lesson, id: holeTOC + where}, lessonTOC(s.lessonMap(lesson), progress.CompletedMeans, where))
+	if err != nil {
+		return err
+	}
+	buf.Write(b)
+	return nil
+}
+
 // writePart writes one interactive part as the learner finds it.
 func (s *Server) writePart(r *http.Request, buf *bytes.Buffer, lesson *lessons.Lesson, w *lessons.Widget, sum progress.Summary, attempt int) error {
-	if w.Exercise != nil {
-		return exercisePanel(s.learnerExerciseView(lesson, w.Exercise, sum)).Render(r.Context(), buf)
+	if ex := w.Exercise; ex != nil {
+		if _, ran := sum.Exercises[ex.ID]; ran || learnerCode(sum, ex) != ex.Starter {
+			return exercisePanel(s.learnerExerciseView(lesson, ex, sum)).Render(r.Context(), buf)
+		}
+		// Never run and no code saved: the panel every newcomer sees.
+		b, err := s.cachedDrawing(r, quizKey{lesson: lesson, id: holePart + ex.ID}, templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+			return exercisePanel(s.learnerExerciseView(lesson, ex, sum)).Render(ctx, w)
+		}))
+		if err != nil {
+			return err
+		}
+		buf.Write(b)
+		return nil
 	}
 	var draw quiz.Draw
 	if q, ok := w.Value.(*quiz.Quiz); ok {
@@ -182,9 +228,8 @@ func (s *Server) writePart(r *http.Request, buf *bytes.Buffer, lesson *lessons.L
 		// the attempt number, from which the post recomputes the draw.
 		draw = progress.QuizDraw(progress.ActorFrom(r.Context()), q, attempt)
 	}
-	v := learnerWidgetView(lesson, w, sum, draw, attempt)
-	if v.Status != nil {
-		return widget(v).Render(r.Context(), buf)
+	if touched(sum, lesson, w) {
+		return widget(learnerWidgetView(lesson, w, sum, draw, attempt)).Render(r.Context(), buf)
 	}
 	b, err := s.drawnWidget(r, lesson, w, draw, attempt)
 	if err != nil {
@@ -205,7 +250,6 @@ func (s *Server) serveLesson(w http.ResponseWriter, r *http.Request, lesson *les
 	attempt := quizAttempt(a, sum, lesson)
 	figures := badge(sum)
 	var nonce string
-	var toc []TOCEntry
 	buf := pageBuffers.Get().(*bytes.Buffer)
 	defer putPageBuffer(buf)
 	err = sk.write(buf, func(h string, buf *bytes.Buffer) error {
@@ -223,10 +267,7 @@ func (s *Server) serveLesson(w http.ResponseWriter, r *http.Request, lesson *les
 			}
 			buf.WriteString(nonce)
 		case strings.HasPrefix(h, holeTOC):
-			if toc == nil {
-				toc = learnerMap(s.lessonMap(lesson), lesson, sum)
-			}
-			return lessonTOC(toc, progress.CompletedMeans, strings.TrimPrefix(h, holeTOC)).Render(r.Context(), buf)
+			return s.writeTOC(r, buf, lesson, sum, strings.TrimPrefix(h, holeTOC))
 		case strings.HasPrefix(h, holePart):
 			id := strings.TrimPrefix(h, holePart)
 			if shown != nil && shown.PartID == id {
