@@ -43,6 +43,9 @@ func TestBrowserMCPExercise(t *testing.T) {
 	if got := b.text(t, scope+` [data-testid="summary"]`); !strings.HasPrefix(got, "2 of 4 cases passed") {
 		t.Errorf("wrong answer's summary = %q", got)
 	}
+	// Each exchange folds to one row; unfold them all to read the JSON.
+	unfold := chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('` + scope + ` [data-testid="transcript"] details').forEach(d => d.open = true)`)
+	b.do(t, unfold)
 	transcript := b.text(t, host)
 	for _, want := range []string{"tool error", `"isError": true`, "Error executing tool lookup_order: Not found.", "the model would see this text"} {
 		if !strings.Contains(transcript, want) {
@@ -57,7 +60,7 @@ func TestBrowserMCPExercise(t *testing.T) {
 	// Right: the message names the id. The same call now reads differently.
 	b.do(t, setCode(scope+` textarea[name="code"]`, ex.Solution),
 		chromedp.Click(chromedp.CSS(scope+` [data-testid="submit"]`)),
-		chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="summary"].outcome-pass`)))
+		chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="summary"].outcome-pass`)), unfold)
 	transcript = b.text(t, host)
 	for _, want := range []string{"No order with id 'Z9'", `"structuredContent"`, "desk lamp"} {
 		if !strings.Contains(transcript, want) {

@@ -75,7 +75,7 @@ func TestCommands(t *testing.T) {
 			"01-a.md:3: slug \"Not A Slug\" is not valid", "01-a.md:2: missing summary", "missing takeaways", "problem(s)",
 		}, nil},
 		{"check warnings pass", []string{"check", "--no-run", warned}, 0, []string{
-			"01-a.md:1: warning: the lesson has no practice", "course.yaml: warning: the course has no course.yaml", ": ok — 1 lessons", "2 warning(s)",
+			"01-a.md:1: warning: the lesson has no practice", "course.yaml: warning: the course has no course.yaml", ": ok — 1 lesson,", "; 2 warnings",
 		}, nil},
 		{"check warnings fail with --strict", []string{"check", "--strict", "--no-run", warned}, 1, []string{
 			"01-a.md:1: warning: the lesson has no practice", "0 problem(s) and 2 warning(s) (--strict)",

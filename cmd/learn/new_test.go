@@ -26,7 +26,7 @@ func TestNewCourse(t *testing.T) {
 	}
 	cmd(0, "new", "course", dir, "--title", "Reading HTTP: status codes")
 	out := cmd(0, "check", "--strict", "--python-wasm", wasm, dir)
-	if !strings.Contains(out, "ok — 1 lessons, 4 widgets (1 classify, 1 annotate, 1 quizzes), 4 quiz questions, 1 exercises (solutions and starters run in the sandbox)") {
+	if !strings.Contains(out, "ok — 1 lesson, 4 widgets (1 classify, 1 annotate, 1 quiz), 4 quiz questions, 1 exercise (solutions and starters run in the sandbox)") {
 		t.Errorf("check of a new course:\n%s", out)
 	}
 	course, err := lessons.Load(os.DirFS(dir))
