@@ -106,13 +106,14 @@ func TestLessonStatusFromAllParts(t *testing.T) {
 	if err != nil || !out.Passed {
 		t.Fatalf("the quiz answered right: passed %v, %v", out.Passed, err)
 	}
-	// The quiz passed, the exercise not solved: not completed yet.
-	if st := status(); st.State != progress.InProgress || st.Done != st.Parts-len(lesson.Exercises()) {
-		t.Fatalf("after passing the quiz: %+v, want in progress with only the exercise left", st)
+	// The quiz passed completes the lesson; the map still counts the
+	// unsolved exercise.
+	if st := status(); st.State != progress.Completed || st.Done != st.Parts-len(lesson.Exercises()) {
+		t.Fatalf("after passing the quiz: %+v, want completed with only the exercise left", st)
 	}
 	states, err := s.LessonStates(ctx, a)
-	if err != nil || states[lesson.Slug] != progress.InProgress || len(states) != 1 {
-		t.Errorf("LessonStates = %v, %v; want only %s in progress", states, err, lesson.Slug)
+	if err != nil || states[lesson.Slug] != progress.Completed || len(states) != 1 {
+		t.Errorf("LessonStates = %v, %v; want only %s completed", states, err, lesson.Slug)
 	}
 	sum, _ = s.Summary(ctx, a)
 	if qs := sum.Quizzes[lesson.Slug]; !qs.Passed || qs.Attempts != 1 || qs.First != qs.Total || !qs.LastAt.Equal(clk.t) {
@@ -120,9 +121,10 @@ func TestLessonStatusFromAllParts(t *testing.T) {
 	}
 }
 
-// TestLessonWithExerciseNeedsItSolved checks that a passed quiz alone
-// does not complete a lesson whose exercise is unsolved.
-func TestLessonWithExerciseNeedsItSolved(t *testing.T) {
+// TestLessonStatusWithoutTheQuiz checks that a solved exercise puts a
+// lesson in progress (it used to stay "opened"), that only the quiz
+// completes it, and that every part counts.
+func TestLessonStatusWithoutTheQuiz(t *testing.T) {
 	s, _ := newService(t)
 	var lesson *lessons.Lesson
 	for _, l := range s.Course().Lessons {
@@ -134,26 +136,29 @@ func TestLessonWithExerciseNeedsItSolved(t *testing.T) {
 	if lesson == nil {
 		t.Fatal("no lesson has an exercise")
 	}
-	q, _ := lesson.Quiz()
 	sum := progress.Summary{
 		Opened:    map[string]bool{lesson.Slug: true},
 		Widgets:   map[string]progress.Attempt{},
-		Quizzes:   map[string]progress.QuizScore{lesson.Slug: {Passed: true, Attempts: 1}},
+		Quizzes:   map[string]progress.QuizScore{},
 		Exercises: map[string]progress.ExerciseState{},
-	}
-	for _, seg := range lesson.Segments {
-		if w := seg.Widget; w != nil && w.Exercise == nil {
-			sum.Widgets[lesson.Slug+"/"+w.ID] = progress.Attempt{WidgetID: w.ID}
-		}
-	}
-	if st := sum.LessonStatus(lesson); st.State != progress.InProgress || st.Done != st.Parts-len(lesson.Exercises()) {
-		t.Errorf("quiz %s passed, exercise unsolved: %+v, want in progress", q.ID, st)
 	}
 	for _, ex := range lesson.Exercises() {
 		sum.Exercises[ex.ID] = progress.ExerciseState{ExerciseID: ex.ID, Runs: 1, SolvedAt: time.Now()}
 	}
-	if st := sum.LessonStatus(lesson); st.State != progress.Completed {
+	for _, seg := range lesson.Segments {
+		if w := seg.Widget; w != nil && w.Exercise == nil && w.Kind != quiz.KindQuiz {
+			sum.Widgets[lesson.Slug+"/"+w.ID] = progress.Attempt{WidgetID: w.ID}
+		}
+	}
+	if st := sum.LessonStatus(lesson); st.State != progress.InProgress || st.Done != st.Parts-1 {
+		t.Errorf("every part but the quiz done: %+v, want in progress with one part left", st)
+	}
+	sum.Quizzes[lesson.Slug] = progress.QuizScore{Passed: true, Attempts: 1}
+	if st := sum.LessonStatus(lesson); st.State != progress.Completed || st.Done != st.Parts {
 		t.Errorf("everything done: %+v, want completed", st)
+	}
+	if st := (progress.Summary{}).LessonStatus(lesson); st.State != progress.NotStarted || st.Done != 0 {
+		t.Errorf("nothing done: %+v, want not started", st)
 	}
 }
 

@@ -18,12 +18,15 @@ const (
 	Opened LessonState = "opened"
 	// InProgress: some of its parts are done.
 	InProgress LessonState = "in progress"
-	// Completed: every part is done (see CompletedMeans).
+	// Completed: the quiz is passed, or for a lesson without one every
+	// part is done (see CompletedMeans). Passing the quiz is what the quiz
+	// rules and the lessons promise completes a lesson, and what the store
+	// records as its completion.
 	Completed LessonState = "completed"
 )
 
 // CompletedMeans says, for learners, when a lesson counts as completed.
-const CompletedMeans = "A lesson is completed when each of its try-it blocks has been checked, its quiz passed and each of its practice exercises solved."
+const CompletedMeans = "A lesson is completed when you pass its quiz (a lesson without a quiz, when every part is done); until then it is in progress once any part is done. Parts are the try-it blocks (done once checked), the quiz (once passed) and the practice exercises (once solved)."
 
 // LessonStatus is where a learner stands with one lesson, from all its
 // parts.
@@ -49,10 +52,13 @@ func (sum Summary) PartDone(lesson *lessons.Lesson, w *lessons.Widget) bool {
 }
 
 // LessonStatus returns where the summary's learner stands with the
-// lesson. A lesson with no parts is completed once opened.
+// lesson, from all its parts: completed once its quiz is passed (without
+// a quiz, once every part is done; with no parts, once opened), in
+// progress once any part is done, opened once opened or tried.
 func (sum Summary) LessonStatus(lesson *lessons.Lesson) LessonStatus {
 	st := LessonStatus{State: NotStarted}
 	tried := sum.Opened[lesson.Slug]
+	_, hasQuiz := lesson.Quiz()
 	for _, seg := range lesson.Segments {
 		w := seg.Widget
 		if w == nil {
@@ -70,7 +76,9 @@ func (sum Summary) LessonStatus(lesson *lessons.Lesson) LessonStatus {
 		}
 	}
 	switch {
-	case st.Done == st.Parts && (st.Parts > 0 || tried):
+	case hasQuiz && sum.Quizzes[lesson.Slug].Passed:
+		st.State = Completed
+	case !hasQuiz && st.Done == st.Parts && (st.Parts > 0 || tried):
 		st.State = Completed
 	case st.Done > 0:
 		st.State = InProgress
