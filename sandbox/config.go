@@ -30,6 +30,11 @@ const (
 	// DefaultPoolSize is how many started interpreters wait for work. Each
 	// costs about 9 MiB; four absorb a burst of four submissions.
 	DefaultPoolSize = 4
+	// DefaultQueuePerCPU is the default QueueSize per CPU core.
+	DefaultQueuePerCPU = 64
+	// DefaultMaxQueueWait is the longest a submission waits in the queue:
+	// a third of the server's 60 s write timeout.
+	DefaultMaxQueueWait = 20 * time.Second
 	// DefaultMCPPoolSize is how many started interpreters with the MCP
 	// teaching module wait for MCP exercises (one per worker on two cores);
 	// each costs about 0.3 s more CPU to start than a plain one.
@@ -72,9 +77,15 @@ type Config struct {
 	// runtime.NumCPU()). In worker mode it is the number of workers.
 	MaxConcurrent int
 	// QueueSize is how many submissions may wait for a free slot; past it
-	// Run and Grade return ErrBusy (default 16 × NumCPU: at about ten
-	// gradings per second per core, the last in line waits under 2 s).
+	// Run and Grade return a *BusyError at once (default
+	// DefaultQueuePerCPU × NumCPU: 128 on two cores, a classroom pressing
+	// Submit together, which the sandbox clears in about 10 s).
 	QueueSize int
+	// MaxQueueWait is the longest a submission waits for a free slot; then
+	// Run and Grade return a *BusyError (default DefaultMaxQueueWait). Keep
+	// it well under the HTTP server's write timeout, so that a learner gets
+	// the busy answer instead of no answer.
+	MaxQueueWait time.Duration
 	// PoolSize is how many started interpreters wait for a submission, in
 	// all (default 4). 0 means every run starts cold.
 	PoolSize int
@@ -102,7 +113,8 @@ func DefaultConfig() Config {
 		MaxOutputBytes:   DefaultMaxOutputBytes,
 		MaxCodeBytes:     DefaultMaxCodeBytes,
 		MaxConcurrent:    runtime.NumCPU(),
-		QueueSize:        16 * runtime.NumCPU(),
+		QueueSize:        DefaultQueuePerCPU * runtime.NumCPU(),
+		MaxQueueWait:     DefaultMaxQueueWait,
 		PoolSize:         DefaultPoolSize,
 		MCPPoolSize:      DefaultMCPPoolSize,
 	}
@@ -134,6 +146,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("sandbox: MaxConcurrent must be positive")
 	case c.QueueSize < 0:
 		return fmt.Errorf("sandbox: QueueSize must not be negative")
+	case c.MaxQueueWait <= 0:
+		return fmt.Errorf("sandbox: MaxQueueWait %v must be positive", c.MaxQueueWait)
 	case c.PoolSize < 0:
 		return fmt.Errorf("sandbox: PoolSize must not be negative")
 	case c.MCPPoolSize < 0:

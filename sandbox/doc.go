@@ -45,9 +45,11 @@
 //
 // # Grading
 //
-// The harness (harness/harness.py, embedded) reads the whole submission from
-// stdin: a header with a nonce drawn by the host for this run, the code and
-// each case's stdin. It compiles the code as "main.py" once and runs it once
+// The harness (harness/harness.py, embedded) reads the submission from
+// stdin: a header with a nonce drawn by the host for this run and the code,
+// then each case's stdin, which the host writes only once the case before
+// has ended (cases a learner sees run first), so code in one case can never
+// read a hidden case's input, wherever it looks. It compiles the code as "main.py" once and runs it once
 // per case with fresh globals, that case's stdin, and captured stdout and
 // stderr; then it reports each case in frames marked with the nonce and
 // exits. Tracebacks show only frames of main.py.
@@ -77,9 +79,14 @@
 // all cases together; a tight loop stops within 1 s past it), MemoryLimitBytes
 // (64 MiB), MaxOutputBytes (64 KiB of stdout and of stderr per case, cut with
 // "[output cut at 64 KiB]"), MaxCodeBytes (64 KiB, rejected before running
-// with ErrCodeTooLarge), MaxConcurrent (runtime.NumCPU() runs at once) and
-// QueueSize (submissions waiting; past it Run and Grade return a *BusyError,
-// which matches ErrBusy and carries a Retry-After).
+// with ErrCodeTooLarge), MaxConcurrent (runtime.NumCPU() runs at once),
+// QueueSize (64 × NumCPU submissions waiting) and MaxQueueWait (20 s).
+// Past the queue, or after that wait, Run and Grade return a *BusyError,
+// which matches ErrBusy and carries a Retry-After estimated from measured
+// run times (queue wait excluded) and the submissions ahead. A submission
+// whose context ends while it waits is dropped without running. Learner
+// programs that crash or time out, and busy answers, are counted (Stats),
+// not logged as errors.
 //
 // # Use
 //

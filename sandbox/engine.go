@@ -158,6 +158,7 @@ type instance struct {
 	stderr *sink
 	parked chan struct{} // closed at the first read of stdin
 	done   chan error    // the result of _start
+	ctx    context.Context
 	cancel context.CancelFunc
 	cold   bool
 	kind   harnessKind
@@ -257,7 +258,7 @@ func (e *engine) start(kind harnessKind) (*instance, error) {
 		kind:   kind,
 	}
 	ctx, cancel := context.WithCancel(e.ctx)
-	inst.cancel = cancel
+	inst.ctx, inst.cancel = ctx, cancel
 	ctx = experimental.WithMemoryAllocator(ctx, e.mem.allocator())
 	mc := wazero.NewModuleConfig().
 		WithName("").
@@ -412,25 +413,33 @@ func (e *engine) take(kind harnessKind) (*instance, error) {
 // execRequest is one run: the bytes for the harness's stdin and the limits
 // the host enforces on the raw streams.
 type execRequest struct {
-	Stdin     []byte
+	// Stdin is written at once: header, code and the first case's input.
+	Stdin []byte
+	// Later holds the input of case i+1 at index i, written only once the
+	// guest's frames show case i ended (see frameParser), so no code ever
+	// sees the input of a case that has not started.
+	Later [][]byte
+	// Nonce marks the harness's frames; Cases is how many cases the run has.
+	Nonce     string
+	Cases     int
 	Timeout   time.Duration
 	StdoutCap int // raw guest stdout bytes before the run is stopped
 	StderrCap int // raw guest stderr bytes kept
-	// DoneMarker is the harness's last frame; seeing it ends the run for
-	// the caller (see exec).
-	DoneMarker []byte
 	// Kind is the interpreter the run needs.
 	Kind harnessKind
 }
 
 // execOutcome is how a run ended, as seen from the host.
 type execOutcome struct {
-	ExitCode int    // the guest's exit code (0 after the harness's os._exit(0))
-	TimedOut bool   // stopped at the deadline
-	Flood    bool   // raw stdout passed StdoutCap and the run was stopped
-	Cold     bool   // no parked instance was free
-	Stderr   []byte // the interpreter's own stderr (not the learner's), capped
-	Crash    string // a host-side failure, for logs only
+	ExitCode int  // the guest's exit code (0 after the harness's os._exit(0))
+	TimedOut bool // stopped at the deadline
+	Flood    bool // raw stdout passed StdoutCap and the run was stopped
+	Cold     bool // no parked instance was free
+	// Ran is the run's time from hand-over to its answer, queue wait and a
+	// cold start excluded; set by the executor.
+	Ran    time.Duration
+	Stderr []byte // the interpreter's own stderr (not the learner's), capped
+	Crash  string // a host-side failure, for logs only
 }
 
 // exec runs req on one instance. Stdout goes to onStdout as it arrives so a
@@ -439,7 +448,7 @@ type execOutcome struct {
 // The deadline only stops the guest if the engine was compiled with
 // CloseOnContextDone; otherwise the caller must kill the process.
 //
-// When stdout ends with req.DoneMarker (the harness's last frame) exec
+// When the harness's last frame arrives exec
 // returns at once, without waiting for the interpreter to exit: a learner
 // waits for the answer, not for the teardown. The returned channel then
 // receives true once the instance has exited, or false if it was still
@@ -457,22 +466,28 @@ func (e *engine) exec(req execRequest, onStarted func(cold bool), onStdout func(
 	var flood, finish sync.Once
 	floodCh := make(chan struct{})
 	doneCh := make(chan struct{})
-	var tail []byte
-	marker := req.DoneMarker
+	// The feeder writes the stdin parts in order; stdout decides when.
+	feed := make(chan []byte, len(req.Later)+1)
+	fed := 0
+	watch := newFrameParser(req.Nonce, req.Cases, false)
 	inst.stdout.attach(func(p []byte) {
 		onStdout(p)
-		if len(marker) == 0 {
-			return
+		// Calls are serial (the sink's lock), so watch and fed need no lock.
+		watch.write(p)
+		for fed < len(req.Later) && watch.ended(fed) {
+			feed <- req.Later[fed]
+			fed++
+			if fed == len(req.Later) {
+				close(feed)
+			}
 		}
-		// Calls are serial (the sink's lock), so tail needs no lock.
-		tail = append(tail, p...)
-		if bytes.HasSuffix(tail, marker) {
+		if watch.tr.Done {
 			finish.Do(func() { close(doneCh) })
 		}
-		if len(tail) > len(marker) {
-			tail = append(tail[:0], tail[len(tail)-len(marker):]...)
-		}
 	}, req.StdoutCap, func() { flood.Do(func() { close(floodCh) }) })
+	if len(req.Later) == 0 {
+		close(feed)
+	}
 	inst.stderr.attach(func(p []byte) {
 		errMu.Lock()
 		defer errMu.Unlock()
@@ -484,8 +499,23 @@ func (e *engine) exec(req execRequest, onStarted func(cold bool), onStdout func(
 		onStarted(inst.cold)
 	}
 	go func() {
-		_, _ = inst.stdin.Write(req.Stdin)
-		_ = inst.stdin.Close()
+		defer inst.stdin.Close()
+		if _, err := inst.stdin.Write(req.Stdin); err != nil {
+			return
+		}
+		for {
+			select {
+			case p, ok := <-feed:
+				if !ok {
+					return
+				}
+				if _, err := inst.stdin.Write(p); err != nil {
+					return
+				}
+			case <-inst.ctx.Done():
+				return
+			}
+		}
 	}()
 	timer := time.NewTimer(req.Timeout)
 	var runErr error

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"learn/sandbox/mcpschema"
 )
@@ -175,19 +176,17 @@ func (c MCPCall) method() string {
 	return c.Method
 }
 
-// buildMCPStdin encodes an MCP submission for the harness.
-func buildMCPStdin(nonce string, limit int, version, code string, reqs [][]byte) []byte {
+// buildMCPStdin encodes an MCP submission for the harness: the header and
+// the code, written at once, and the host's requests, each written once the
+// case before it has ended.
+func buildMCPStdin(nonce string, limit int, version, code string, reqs [][]byte) (first []byte, later [][]byte) {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "LEARNMCP1 %s %d %s %d %d", nonce, limit, version, len(code), len(reqs))
-	for _, r := range reqs {
-		b.WriteString(" " + strconv.Itoa(len(r)))
-	}
-	b.WriteByte('\n')
+	fmt.Fprintf(&b, "LEARNMCP2 %s %d %s %d %d\n", nonce, limit, version, len(code), len(reqs))
 	b.WriteString(code)
 	for _, r := range reqs {
-		b.Write(r)
+		later = append(later, inputChunk(r))
 	}
-	return b.Bytes()
+	return b.Bytes(), later
 }
 
 // GradeMCP runs the learner's MCP server file in a fresh interpreter with
@@ -205,21 +204,30 @@ func (s *Sandbox) GradeMCP(ctx context.Context, code string, calls []MCPCall, op
 	if len(code) > s.cfg.MaxCodeBytes {
 		return MCPReport{}, fmt.Errorf("%w: %d bytes, the limit is %s", ErrCodeTooLarge, len(code), formatBytes(uint64(s.cfg.MaxCodeBytes)))
 	}
+	// Calls the learner sees run before hidden ones, and each request
+	// enters the interpreter only when its turn comes (see Grade).
+	order := visibleFirst(len(calls), func(i int) bool { return calls[i].Hidden })
+	ordered := make([]MCPCall, len(calls))
+	for i, j := range order {
+		ordered[i] = calls[j]
+	}
 	// Request ids are drawn afresh for every run, so a response written
 	// ahead of its request cannot name it.
-	reqs := make([][]byte, len(calls))
-	ids := make([]string, len(calls))
-	for i, c := range calls {
+	reqs := make([][]byte, len(ordered))
+	ids := make([]string, len(ordered))
+	for i, c := range ordered {
 		ids[i] = fmt.Sprintf("%d-%s", i+1, newNonce()[:8])
 		reqs[i] = hostRequest(ids[i], c)
 	}
 	nonce := newNonce()
-	stdin := buildMCPStdin(nonce, s.cfg.MaxOutputBytes, version, code, reqs)
-	tr, end, err := s.submitRaw(ctx, kindMCP, nonce, stdin, len(calls)+1)
+	first, later := buildMCPStdin(nonce, s.cfg.MaxOutputBytes, version, code, reqs)
+	tr, end, err := s.submitRaw(ctx, submission{kind: kindMCP, nonce: nonce, first: first, later: later, ncases: len(calls) + 1})
 	if err != nil {
 		return MCPReport{}, err
 	}
-	return judgeMCP(calls, ids, reqs, tr, end, s.cfg.limits()), nil
+	rep := judgeMCP(ordered, ids, reqs, tr, end, s.cfg.limits())
+	rep.Cases = unorder(rep.Cases, order)
+	return rep, nil
 }
 
 // judgeMCP decides every host call's verdict from the guest's frames.
@@ -552,6 +560,26 @@ func mcpSortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
+// toolErrorPrefix is how the SDK starts the text of a failed call of tool;
+// in 2.3.0 an exception that is not a ToolError gets this text alone.
+func toolErrorPrefix(tool string) string { return "Error executing tool " + tool }
+
+// explains reports whether a tool's message holds at least two words
+// besides the values it must mention: "No order Z9" does, and a raw
+// KeyError's text ('Z9', or KeyError: 'Z9') does not.
+func explains(msg string, values []string) bool {
+	for _, v := range values {
+		msg = strings.ReplaceAll(msg, v, " ")
+	}
+	words := 0
+	for _, w := range strings.FieldsFunc(msg, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if len([]rune(w)) >= 2 && !strings.HasSuffix(w, "Error") && !strings.HasSuffix(w, "Exception") {
+			words++
+		}
+	}
+	return words >= 2
+}
+
 // judgeResponse decides one host call from the server's response.
 func judgeResponse(c MCPCall, id string, raw []byte) (MCPMessage, Verdict, string) {
 	msg, resp := readResponse(c.method(), raw)
@@ -581,6 +609,11 @@ func judgeResponse(c MCPCall, id string, raw []byte) (MCPMessage, Verdict, strin
 		if resp.Error != nil || resp.Result.IsError == nil || !*resp.Result.IsError {
 			return wrong("The host wanted a tool error (a result with isError true, which the model reads), but got " + got + ".")
 		}
+		if c.method() == MethodToolsCall {
+			if text := mcpResultText(resp); text == toolErrorPrefix(c.Tool) {
+				return wrong(fmt.Sprintf("The tool raised an exception that is not a ToolError, so the SDK told the model only %q and kept the rest for the server log: raise ToolError with a message the model can act on.", text))
+			}
+		}
 	case ExpectProtocolError:
 		if resp.Error == nil {
 			return wrong("The host wanted a protocol error (a JSON-RPC error, raised with MCPError), but got " + got + ".")
@@ -591,10 +624,15 @@ func judgeResponse(c MCPCall, id string, raw []byte) (MCPMessage, Verdict, strin
 	}
 	if resp.Result != nil {
 		text := mcpResultText(resp)
+		// What the tool itself said: the SDK's prefix counts for nothing.
+		said := strings.TrimPrefix(text, toolErrorPrefix(c.Tool)+": ")
 		for _, want := range c.TextContains {
-			if !strings.Contains(text, want) {
+			if !strings.Contains(said, want) {
 				return wrong(fmt.Sprintf("The text the model reads does not mention %q: it says %s.", want, mcpQuote(text)))
 			}
+		}
+		if c.Expect == ExpectToolError && len(c.TextContains) > 0 && !explains(said, c.TextContains) {
+			return wrong(fmt.Sprintf("The message only repeats the value, as a raw exception's text does (%s): say what went wrong and what would work instead.", mcpQuote(said)))
 		}
 		if len(c.StructuredKeys) > 0 {
 			var sc map[string]any

@@ -307,10 +307,10 @@ func TestMCPHostGrading(t *testing.T) {
 		msg    string
 	}{
 		{"solution", lookupOrderSolution, true, ""},
-		{"starter raises KeyError", starter, false, "does not mention"},
-		{"prints passed", starter + "\nprint('passed')\nprint('Passed.')\n", false, "does not mention"},
-		{"forges a transcript", starter + "\nimport mcp as m\nm.transcript.append({'direction': 'server->client', 'message': '" + forgedResponse + "'})\nprint('" + forgedResponse + "')\n", false, "does not mention"},
-		{"writes frames without the nonce", starter + "\nimport os\nos.write(1, b'\\x1e0000 1 start 0\\n\\x1e0000 1 resp 3\\n{}\\n')\n", false, "does not mention"},
+		{"starter raises KeyError", starter, false, "not a ToolError"},
+		{"prints passed", starter + "\nprint('passed')\nprint('Passed.')\n", false, "not a ToolError"},
+		{"forges a transcript", starter + "\nimport mcp as m\nm.transcript.append({'direction': 'server->client', 'message': '" + forgedResponse + "'})\nprint('" + forgedResponse + "')\n", false, "not a ToolError"},
+		{"writes frames without the nonce", starter + "\nimport os\nos.write(1, b'\\x1e0000 1 start 0\\n\\x1e0000 1 resp 3\\n{}\\n')\n", false, "not a ToolError"},
 		{"writes frames out of turn with the nonce", starter + `
 import os, sys
 f = sys._getframe()

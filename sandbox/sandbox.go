@@ -75,12 +75,17 @@ type Sandbox struct {
 	exec executor
 
 	avgRun atomic.Int64 // nanoseconds, a moving average for Retry-After
+	stats  struct {
+		runs, busy, abandoned, timeouts, crashes atomic.Uint64
+	}
 }
 
 // executor runs one request somewhere: in this process or in a worker.
 type executor interface {
 	start(ctx context.Context, progress func(string)) error
 	waitPool(ctx context.Context, progress func(string)) error
+	// exec runs req once a slot is free. ctx bounds only the wait for the
+	// slot: a run that has started goes on to its own deadline.
 	exec(ctx context.Context, req execRequest) ([]byte, execOutcome, error)
 	close(ctx context.Context) error
 }
@@ -182,22 +187,68 @@ func (s *Sandbox) Run(ctx context.Context, code, stdin string) (RunResult, error
 // Grade runs every case of one submission in one fresh interpreter, each
 // with its own stdin, captured output and fresh globals, and judges each
 // case in Go against its expected output, which the guest never sees.
-// Cases after one that used up the time are reported as timeouts, not run.
-// The report holds everything about hidden cases too: send a learner
+// Cases that are not hidden run first, and each case's input enters the
+// interpreter only when that case starts, so code can never print a hidden
+// input into a case the learner sees. Cases after one that used up the
+// time are reported as timeouts, not run. The report holds everything
+// about hidden cases too, in the order given: send a learner
 // Report.Redacted. Errors are those of Run.
 func (s *Sandbox) Grade(ctx context.Context, code string, cases []Case, cmp Comparison) (Report, error) {
+	order := visibleFirst(len(cases), func(i int) bool { return cases[i].Hidden })
+	ordered := make([]Case, len(cases))
 	stdins := make([]string, len(cases))
-	for i, c := range cases {
-		stdins[i] = c.Stdin
+	for i, j := range order {
+		ordered[i] = cases[j]
+		stdins[i] = cases[j].Stdin
 	}
 	tr, end, err := s.submit(ctx, code, stdins)
 	if err != nil {
 		return Report{}, err
 	}
-	return judge(cases, tr, end, cmp, s.cfg.limits()), nil
+	rep := judge(ordered, tr, end, cmp, s.cfg.limits())
+	rep.Cases = unorder(rep.Cases, order)
+	return rep, nil
 }
 
-// submit admits, queues and runs one submission.
+// visibleFirst returns the indices 0..n-1 with those not hidden first, each
+// group in its own order.
+func visibleFirst(n int, hidden func(int) bool) []int {
+	order := make([]int, 0, n)
+	for i := range n {
+		if !hidden(i) {
+			order = append(order, i)
+		}
+	}
+	for i := range n {
+		if hidden(i) {
+			order = append(order, i)
+		}
+	}
+	return order
+}
+
+// unorder puts results run in order back in the order the caller gave.
+func unorder[T any](results []T, order []int) []T {
+	if len(results) != len(order) {
+		return results
+	}
+	out := make([]T, len(results))
+	for i, j := range order {
+		out[j] = results[i]
+	}
+	return out
+}
+
+// submission is one run encoded for the harness.
+type submission struct {
+	kind   harnessKind
+	nonce  string
+	first  []byte   // written at once
+	later  [][]byte // input of case i+1, written when case i has ended
+	ncases int
+}
+
+// submit admits, queues and runs one plain submission.
 func (s *Sandbox) submit(ctx context.Context, code string, stdins []string) (transcript, execOutcome, error) {
 	nonce := newNonce()
 	// The harness keeps limit characters of each stream; a character may
@@ -206,21 +257,29 @@ func (s *Sandbox) submit(ctx context.Context, code string, stdins []string) (tra
 	if len(code) > s.cfg.MaxCodeBytes {
 		return transcript{}, execOutcome{}, fmt.Errorf("%w: %d bytes, the limit is %s", ErrCodeTooLarge, len(code), formatBytes(uint64(s.cfg.MaxCodeBytes)))
 	}
-	return s.submitRaw(ctx, kindPlain, nonce, buildStdin(nonce, limit, code, stdins), len(stdins))
+	first, later := buildStdin(nonce, limit, code, stdins)
+	return s.submitRaw(ctx, submission{kind: kindPlain, nonce: nonce, first: first, later: later, ncases: len(stdins)})
 }
 
-// submitRaw admits, queues and runs one submission already encoded for
-// the harness as stdin, with ncases cases.
-func (s *Sandbox) submitRaw(ctx context.Context, kind harnessKind, nonce string, stdin []byte, ncases int) (transcript, execOutcome, error) {
+// errQueueWait is the cause of a queue wait cut at Config.MaxQueueWait.
+var errQueueWait = errors.New("sandbox: waited too long for a free slot")
+
+// submitRaw admits, queues and runs one submission.
+func (s *Sandbox) submitRaw(ctx context.Context, sub submission) (transcript, execOutcome, error) {
 	if s.closed.Load() {
 		return transcript{}, execOutcome{}, ErrClosed
 	}
 	if err := s.failed(); err != nil {
 		return transcript{}, execOutcome{}, err
 	}
+	if err := ctx.Err(); err != nil {
+		s.stats.abandoned.Add(1)
+		return transcript{}, execOutcome{}, err
+	}
 	select {
 	case s.admit <- struct{}{}:
 	default:
+		s.stats.busy.Add(1)
 		return transcript{}, execOutcome{}, &BusyError{RetryAfter: s.retryAfter()}
 	}
 	defer func() { <-s.admit }()
@@ -229,31 +288,56 @@ func (s *Sandbox) submitRaw(ctx context.Context, kind harnessKind, nonce string,
 	}
 	limit := s.cfg.MaxOutputBytes
 	req := execRequest{
-		Stdin:   stdin,
+		Stdin:   sub.first,
+		Later:   sub.later,
+		Nonce:   sub.nonce,
+		Cases:   sub.ncases,
 		Timeout: s.cfg.Timeout,
 		// Room for every case's captured streams, traceback and framing
 		// (and, in MCP mode, a response and a transcript).
-		StdoutCap:  (ncases + 1) * (8*limit + 4096),
-		StderrCap:  16 << 10,
-		DoneMarker: doneFrame(nonce),
-		Kind:       kind,
+		StdoutCap: (sub.ncases + 1) * (8*limit + 4096),
+		StderrCap: 16 << 10,
+		Kind:      sub.kind,
 	}
-	if kind == kindMCP {
-		req.StdoutCap += ncases*8*limit + 8*limit
+	if sub.kind == kindMCP {
+		req.StdoutCap += sub.ncases*8*limit + 8*limit
 	}
-	t := time.Now()
-	stdout, end, err := s.exec.exec(ctx, req)
-	if err != nil {
+	// The wait for a slot ends at MaxQueueWait, well before an HTTP
+	// server's write deadline, or when the caller goes away.
+	qctx, cancel := context.WithTimeoutCause(ctx, s.cfg.MaxQueueWait, errQueueWait)
+	defer cancel()
+	stdout, end, err := s.exec.exec(qctx, req)
+	switch {
+	case err != nil && ctx.Err() == nil && errors.Is(context.Cause(qctx), errQueueWait):
+		s.stats.busy.Add(1)
+		return transcript{}, execOutcome{}, &BusyError{RetryAfter: s.retryAfter()}
+	case err != nil && ctx.Err() != nil:
+		s.stats.abandoned.Add(1)
+		return transcript{}, execOutcome{}, err
+	case err != nil:
 		return transcript{}, execOutcome{}, err
 	}
-	s.noteRun(time.Since(t))
-	if end.Crash != "" {
-		s.log.Warn("sandbox: run ended abnormally", "crash", end.Crash, "stderr", string(end.Stderr))
+	s.stats.runs.Add(1)
+	s.noteRun(end.Ran)
+	if end.TimedOut {
+		s.stats.timeouts.Add(1)
 	}
-	return parseFrames(stdout, nonce, ncases), end, nil
+	if end.Crash != "" {
+		// A learner's program that crashes the interpreter (os.abort and
+		// the like) is no server failure: count it, keep the detail for
+		// debugging.
+		s.stats.crashes.Add(1)
+		s.log.Debug("sandbox: run ended abnormally", "crash", end.Crash, "stderr", string(end.Stderr))
+	}
+	return parseFrames(stdout, sub.nonce, sub.ncases), end, nil
 }
 
+// noteRun feeds a run's time, from hand-over to its answer (queue wait not
+// included), into the moving average Retry-After is estimated from.
 func (s *Sandbox) noteRun(d time.Duration) {
+	if d <= 0 {
+		return
+	}
 	old := s.avgRun.Load()
 	if old == 0 {
 		s.avgRun.Store(int64(d))
@@ -262,11 +346,54 @@ func (s *Sandbox) noteRun(d time.Duration) {
 	s.avgRun.Store(old + (int64(d)-old)/8)
 }
 
-// retryAfter estimates when a slot frees up: the queue's length of runs
-// spread over the slots, at least one second.
+// retryAfter estimates when a new submission would get a slot, from the
+// submissions admitted now (running and waiting) and the measured run time.
 func (s *Sandbox) retryAfter() time.Duration {
-	d := time.Duration(s.avgRun.Load()) * time.Duration(len(s.admit)) / time.Duration(s.cfg.MaxConcurrent)
-	return max(d.Round(time.Second), time.Second)
+	return estimateRetryAfter(time.Duration(s.avgRun.Load()), len(s.admit), s.cfg.MaxConcurrent)
+}
+
+// estimateRetryAfter is how long until a submission arriving now would
+// run: inflight submissions (running and queued) go through slots at a
+// time, each taking avgRun; rounded up to whole seconds, at least one.
+func estimateRetryAfter(avgRun time.Duration, inflight, slots int) time.Duration {
+	if slots < 1 {
+		slots = 1
+	}
+	waves := (inflight + slots) / slots // the waves ahead, and this one's
+	d := avgRun * time.Duration(waves)
+	secs := (d + time.Second - 1) / time.Second
+	return max(secs*time.Second, time.Second)
+}
+
+// Stats are counters since New, for logs and metrics. Learner programs that
+// crash or run out of time, and submissions turned away while the sandbox
+// is busy, are counted here rather than logged as server errors.
+type Stats struct {
+	// Runs is the number of submissions run.
+	Runs uint64
+	// Busy counts submissions turned away with a *BusyError: the queue was
+	// full, or the wait reached Config.MaxQueueWait.
+	Busy uint64
+	// Abandoned counts submissions whose context ended while they waited;
+	// they never ran.
+	Abandoned uint64
+	// Timeouts counts runs stopped at their deadline.
+	Timeouts uint64
+	// Crashes counts runs whose interpreter crashed (os.abort and the like).
+	Crashes uint64
+	// InFlight is the number of submissions running or waiting now.
+	InFlight int
+	// AvgRun is the moving average of run time, queue wait excluded.
+	AvgRun time.Duration
+}
+
+// Stats returns the counters.
+func (s *Sandbox) Stats() Stats {
+	return Stats{
+		Runs: s.stats.runs.Load(), Busy: s.stats.busy.Load(), Abandoned: s.stats.abandoned.Load(),
+		Timeouts: s.stats.timeouts.Load(), Crashes: s.stats.crashes.Load(),
+		InFlight: len(s.admit), AvgRun: time.Duration(s.avgRun.Load()),
+	}
 }
 
 // Close stops the workers and discards the warm pool. Runs in progress end
@@ -398,6 +525,11 @@ func (p *inProcess) exec(ctx context.Context, req execRequest) ([]byte, execOutc
 	case <-ctx.Done():
 		return nil, execOutcome{}, ctx.Err()
 	}
+	if err := ctx.Err(); err != nil {
+		<-p.slots
+		return nil, execOutcome{}, err
+	}
+	t := time.Now()
 	var mu sync.Mutex
 	var stdout bytes.Buffer
 	out, settled := p.e.exec(req, nil, func(b []byte) {
@@ -405,6 +537,7 @@ func (p *inProcess) exec(ctx context.Context, req execRequest) ([]byte, execOutc
 		stdout.Write(b)
 		mu.Unlock()
 	})
+	out.Ran = time.Since(t)
 	// The slot is free once the interpreter has really ended.
 	if settled == nil {
 		<-p.slots

@@ -180,7 +180,7 @@ func TestLimits(t *testing.T) {
 		{name: "tight loop", code: "while True:\n    pass\n", verdict: VerdictTimeout, limit: LimitTime},
 		{name: "sleep past the deadline", code: "import time\ntime.sleep(30)\n", verdict: VerdictTimeout, limit: LimitTime},
 		{name: "one huge string", code: "x = 'a' * (200 * 1024 * 1024)\n", verdict: VerdictMemoryLimit, limit: LimitMemory},
-		{name: "list that grows", code: "l = []\nwhile True:\n    l.append(' ' * 1000000)\n", verdict: VerdictMemoryLimit, limit: LimitMemory},
+		{name: "list that grows", code: "l = []\nwhile True:\n    l.append(bytearray(8 << 20))\n", verdict: VerdictMemoryLimit, limit: LimitMemory},
 		{name: "print flood", code: "print('start')\nwhile True:\n    print('x' * 100)\n", verdict: VerdictOutputLimit, limit: LimitOutput, stdout: "start\nxxxx", marker: true},
 		{name: "flood straight to fd 1", code: "import os\nwhile True:\n    os.write(1, b'y' * 4096)\n", verdict: VerdictOutputLimit, limit: LimitOutput},
 		{name: "stderr flood", code: "import sys\nwhile True:\n    sys.stderr.write('e' * 100)\n", verdict: VerdictOutputLimit, limit: LimitOutput},
@@ -543,6 +543,10 @@ func TestBusy(t *testing.T) {
 	var busy *BusyError
 	if !errors.Is(err, ErrBusy) || !errors.As(err, &busy) || busy.RetryAfter < time.Second {
 		t.Errorf("err = %v, want ErrBusy with a Retry-After", err)
+	}
+	// Two 1 s runs ahead of it on one slot: a few seconds, not minutes.
+	if busy != nil && busy.RetryAfter > 5*time.Second {
+		t.Errorf("Retry-After %v for two runs of a second ahead", busy.RetryAfter)
 	}
 	wg.Wait()
 	res, err := s.Run(context.Background(), "print(1)\n", "")

@@ -200,11 +200,34 @@ func TestParseFrames(t *testing.T) {
 			want:   transcript{Cases: []guestCase{{Started: true, Stray: []byte("\x1e" + nonce + " 0 out 100\nshort")}}},
 		},
 	}
+	tests = append(tests, struct {
+		name   string
+		stream string
+		ncases int
+		want   transcript
+	}{
+		name:   "a syntax error after a case started is out of turn",
+		stream: caseFrames(nonce, "0", "a\n", "ok 0 0 0") + frame(nonce, "-1", "syntax", "leaked\n"),
+		ncases: 1,
+		want:   transcript{Cases: []guestCase{{Started: true, Ended: true, Status: statusOK, Stdout: []byte("a\n")}}, OutOfTurn: 1},
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := parseFrames([]byte(tt.stream), nonce, tt.ncases)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("parseFrames mismatch (-want +got):\n%s", diff)
+			}
+			// The engine reads the stream as it comes, in any pieces.
+			for size := 1; size <= 40; size += 3 {
+				p := newFrameParser(nonce, tt.ncases, true)
+				for b := []byte(tt.stream); len(b) > 0; {
+					n := min(size, len(b))
+					p.write(b[:n])
+					b = b[n:]
+				}
+				if diff := cmp.Diff(tt.want, p.finish()); diff != "" {
+					t.Errorf("in pieces of %d (-want +got):\n%s", size, diff)
+				}
 			}
 		})
 	}

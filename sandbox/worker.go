@@ -95,9 +95,11 @@ func serveWorker(r io.Reader, w io.Writer) int {
 			continue
 		}
 		id := m.ID
+		batch := &outputBatch{send: func(p []byte) { send(workerEvent{Kind: "stdout", ID: id, Data: p}) }}
 		out, settled := e.exec(*m.Req,
 			func(cold bool) { send(workerEvent{Kind: "started", ID: id, Cold: cold}) },
-			func(p []byte) { send(workerEvent{Kind: "stdout", ID: id, Data: p}) })
+			batch.write)
+		batch.flush()
 		send(workerEvent{Kind: "done", ID: id, Outcome: out})
 		if out.TimedOut || out.Flood || (settled != nil && !<-settled) {
 			// The guest may still be spinning and nothing here can stop
@@ -106,6 +108,51 @@ func serveWorker(r io.Reader, w io.Writer) int {
 		}
 		send(workerEvent{Kind: "free", ID: id})
 	}
+}
+
+// outputBatch gathers a guest's stdout and sends it to the supervisor in
+// batches: at most batchDelay late, or at once past batchBytes. A guest
+// that writes one byte at a time would otherwise cost the server's process
+// one event per write (about half a CPU core, measured).
+type outputBatch struct {
+	mu    sync.Mutex
+	buf   []byte
+	armed bool
+	send  func([]byte)
+}
+
+const (
+	batchDelay = 20 * time.Millisecond
+	batchBytes = 64 << 10
+)
+
+func (b *outputBatch) write(p []byte) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	switch {
+	case len(b.buf) >= batchBytes:
+		b.flushLocked()
+	case !b.armed:
+		b.armed = true
+		time.AfterFunc(batchDelay, b.flush)
+	}
+}
+
+// flush sends what is gathered; the worker calls it before "done".
+func (b *outputBatch) flush() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.flushLocked()
+}
+
+func (b *outputBatch) flushLocked() {
+	b.armed = false
+	if len(b.buf) == 0 {
+		return
+	}
+	b.send(b.buf)
+	b.buf = nil
 }
 
 // procPool is the supervisor of the worker processes. Each worker holds a
@@ -365,6 +412,11 @@ func (pp *procPool) exec(ctx context.Context, req execRequest) ([]byte, execOutc
 		pp.idle <- w
 		return nil, execOutcome{}, ErrClosed
 	}
+	if err := ctx.Err(); err != nil {
+		// Gone while it waited: drop it without running.
+		pp.idle <- w
+		return nil, execOutcome{}, err
+	}
 	w.seq++
 	id := w.seq
 	if err := w.enc.Encode(workerMsg{ID: id, Req: &req}); err != nil {
@@ -380,6 +432,7 @@ func (pp *procPool) exec(ctx context.Context, req execRequest) ([]byte, execOutc
 	defer timer.Stop()
 	deadline := time.Now().Add(pp.timeout + 30*time.Second)
 	healthy := false
+	started := time.Now()
 loop:
 	for {
 		select {
@@ -396,7 +449,8 @@ loop:
 			case "started":
 				out.Cold = ev.Cold
 				timer.Reset(pp.timeout)
-				deadline = time.Now().Add(pp.timeout)
+				started = time.Now()
+				deadline = started.Add(pp.timeout)
 			case "stdout":
 				if stdout.Len()+len(ev.Data) <= req.StdoutCap {
 					stdout.Write(ev.Data)
@@ -414,6 +468,7 @@ loop:
 			break loop
 		}
 	}
+	out.Ran = time.Since(started)
 	if healthy {
 		// The answer is complete; the worker takes the next run once its
 		// interpreter has exited. A guest that forged the last frame and

@@ -31,6 +31,7 @@ func (f *sandboxFlags) add(fs *flag.FlagSet) {
 	fs.IntVar(&f.codeKiB, "code-size", f.cfg.MaxCodeBytes>>10, "largest accepted code in `KiB`")
 	fs.IntVar(&f.cfg.MaxConcurrent, "runs-at-once", f.cfg.MaxConcurrent, "`number` of submissions run at the same time")
 	fs.IntVar(&f.cfg.QueueSize, "run-queue", f.cfg.QueueSize, "`number` of submissions that may wait; past it the server answers 503")
+	fs.DurationVar(&f.cfg.MaxQueueWait, "run-queue-wait", f.cfg.MaxQueueWait, "longest `time` a submission waits in that queue before the server answers 503")
 	fs.IntVar(&f.cfg.PoolSize, "warm-pool", f.cfg.PoolSize, "`number` of interpreters started ahead of demand; 0 starts every run cold")
 	fs.BoolVar(&f.noWorkers, "sandbox-in-process", false, "run interpreters inside this process instead of worker processes (slower; see sandbox/RATIONALE.md)")
 }
@@ -40,6 +41,9 @@ func (f *sandboxFlags) config() (sandbox.Config, error) {
 	c := f.cfg
 	if f.memoryMiB <= 0 || f.outputKiB <= 0 || f.codeKiB <= 0 || c.Timeout <= 0 {
 		return c, fmt.Errorf("sandbox limits must be above 0: --run-memory %d, --run-output %d, --code-size %d, --run-timeout %v", f.memoryMiB, f.outputKiB, f.codeKiB, c.Timeout)
+	}
+	if c.MaxQueueWait <= 0 {
+		return c, fmt.Errorf("--run-queue-wait %v must be above 0", c.MaxQueueWait)
 	}
 	if c.Timeout > 10*time.Minute {
 		return c, fmt.Errorf("--run-timeout %v is longer than 10 minutes; a learner would give up long before", c.Timeout)

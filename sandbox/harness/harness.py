@@ -6,10 +6,12 @@
 # 100-300 ms each here), run a throwaway case, then block on stdin. That is the
 # parked state the warm pool keeps.
 #
-# Stdin (host -> guest), read in full before any learner code runs:
-#   LEARN1 <nonce> <limit> <ncases> <codelen> <len1> ... <lenN>\n
-#   <code bytes><case 1 stdin bytes>...<case N stdin bytes>
-# then EOF.
+# Stdin (host -> guest):
+#   LEARN2 <nonce> <limit> <ncases> <codelen>\n<code bytes>
+# then, for each case, only when its turn comes: <len>\n<that case's stdin>.
+# The host writes a case's input only after the frames show the case before
+# it ended, so no code can read a later case's input ahead of time, and the
+# header holds no lengths of hidden inputs. EOF after the last.
 #
 # Stdout (guest -> host): frames
 #   \x1e<nonce> <case> <kind> <len>\n<payload>
@@ -305,6 +307,13 @@ class _Stdin:
         out, self._buf = self._buf[:n], self._buf[n:]
         return out
 
+    def chunk(self):
+        """The next case's input: its length on a line, then its bytes."""
+        line = self.readline()
+        if not line:
+            _exit(3)
+        return self.read(int(line))
+
 
 def _warm():
     # A throwaway case: every path a real grading takes, with nothing emitted.
@@ -320,18 +329,16 @@ def _warm():
 def _serve():
     stdin = _Stdin()
     header = stdin.readline().split()
-    if len(header) >= 6 and header[0] == b"LEARNMCP1" and _MCP:
+    if len(header) >= 6 and header[0] == b"LEARNMCP2" and _MCP:
         _serve_mcp(stdin, header)
-    if len(header) < 5 or header[0] != b"LEARN1":
+    if len(header) < 5 or header[0] != b"LEARN2":
         _exit(3)
     nonce = header[1]
     limit = int(header[2])
     ncases = int(header[3])
     codelen = int(header[4])
-    lens = [int(x) for x in header[5:5 + ncases]]
     src = stdin.read(codelen).decode("utf-8", "replace")
-    datas = [stdin.read(n) for n in lens]
-    del header, stdin
+    del header
 
     def frame(case, kind, payload):
         return b"\x1e" + nonce + b" %d %s %d\n" % (case, kind, len(payload)) + payload
@@ -352,10 +359,11 @@ def _serve():
         _exit(0)
     del src
     for i in range(ncases):
-        data = datas[i]
-        datas[i] = None
+        # The host sends this input only now that case i-1 has ended.
+        data = stdin.chunk()
         emit(i, b"start", b"")
         status, exitcode, out, err, tb = _run_case(code, lines, data, limit)
+        del data
         # One write per case: each write is a round trip to the host.
         frames = [frame(i, b"out", _enc(out.getvalue())), frame(i, b"err", _enc(err.getvalue()))]
         if tb:
@@ -372,8 +380,11 @@ def _serve():
 # MCP mode (`python -S -c <this file> mcp <source of mcp.py>`): the teaching
 # module is loaded and warmed before the submission arrives.
 #
-# Stdin: LEARNMCP1 <nonce> <limit> <version> <codelen> <n> <len1> ... <lenN>\n
-#   <code bytes><request 1 JSON>...<request N JSON>
+# Stdin: LEARNMCP2 <nonce> <limit> <version> <codelen> <n>\n<code bytes>
+# then, for each host call when its turn comes: <len>\n<request JSON>.
+# The version is the host's: it is set before the code runs, and the teaching
+# module's state is put back as it was before each host call, so code that
+# patches the module changes only its own script's run.
 # Case 0 runs the code as written (its own Client calls): frames out, err,
 # tb, trn (the transcript its Client recorded, JSON; for display only) and
 # end. Cases 1..N answer the host's requests, one at a time, with the server
@@ -478,6 +489,39 @@ def _find_server(m, g):
     return m._servers[-1] if m._servers else None
 
 
+def _pristine(m):
+    """What the teaching module and its classes hold before learner code."""
+    classes = {}
+    for v in list(vars(m).values()):
+        if isinstance(v, type) and getattr(v, "__module__", None) == "mcp":
+            classes[v] = dict(vars(v))
+    return dict(vars(m)), dict(m._state), classes
+
+
+def _restore(m, saved):
+    """Puts the teaching module back as _pristine saw it."""
+    mod, state, classes = saved
+    d = vars(m)
+    for k in [k for k in d if k not in mod]:
+        del d[k]
+    d.update(mod)
+    m._state.clear()
+    m._state.update(state)
+    for cls, attrs in classes.items():
+        for k in [k for k in vars(cls) if k not in attrs]:
+            try:
+                delattr(cls, k)
+            except (AttributeError, TypeError):
+                pass
+        for k, v in attrs.items():
+            if k in ("__dict__", "__weakref__", "__doc__") or vars(cls).get(k) is v:
+                continue
+            try:
+                setattr(cls, k, v)
+            except (AttributeError, TypeError):
+                pass
+
+
 def _serve_mcp(stdin, header):
     m = sys.modules["mcp"]
     nonce = header[1]
@@ -485,10 +529,8 @@ def _serve_mcp(stdin, header):
     version = header[3].decode()
     codelen = int(header[4])
     n = int(header[5])
-    lens = [int(x) for x in header[6:6 + n]]
     src = stdin.read(codelen).decode("utf-8", "replace")
-    reqs = [stdin.read(k) for k in lens]
-    del header, stdin
+    del header
 
     def frame(case, kind, payload):
         return b"\x1e" + nonce + b" %d %s %d\n" % (case, kind, len(payload)) + payload
@@ -496,10 +538,12 @@ def _serve_mcp(stdin, header):
     def emit(case, kind, payload):
         _writeall(frame(case, kind, payload))
 
-    if version in m.VERSIONS:
-        m.set_version(version)
+    if version not in m.VERSIONS:
+        _exit(3)
+    m._set_version(version)
     lines = src.splitlines()
     m._format_exception = lambda e: _format(e, lines)
+    saved = _pristine(m)
     try:
         code = compile(src, _FILENAME, "exec")
     except (SyntaxError, ValueError) as e:
@@ -527,8 +571,9 @@ def _serve_mcp(stdin, header):
     _writeall(b"".join(frames))
     server = _find_server(m, g)
     for i in range(n):
-        req = reqs[i]
-        reqs[i] = None
+        # The host sends this request only now that the case before ended.
+        req = stdin.chunk()
+        _restore(m, saved)
         emit(i + 1, b"start", b"")
         out = _Capture(limit)
         err = _Capture(limit)

@@ -41,13 +41,20 @@ _state = {"version": "2.3.0"}
 __version__ = "2.3.0"
 
 
-def set_version(v):
-    """Chooses which SDK release's behaviour to reproduce."""
+def _set_version(v):
+    """Chooses which SDK release's behaviour to reproduce. Only the harness
+    calls it, before the learner's code runs."""
     global __version__
     if v not in VERSIONS:
         raise ValueError("unknown mcp version %r: use one of %s" % (v, ", ".join(VERSIONS)))
     _state["version"] = v
     __version__ = v
+
+
+def set_version(v):
+    """The SDK release is the host's choice, fixed before this code runs."""
+    raise RuntimeError("mcp.set_version is not available: the course chose mcp %s for this exercise "
+                       "before your code ran, and your server is graded against that release." % _state["version"])
 
 
 def get_version():
@@ -556,6 +563,8 @@ class MCPServer:
         return {"jsonrpc": "2.0", "id": rid, "result": result}
 
     async def _call(self, name, arguments):
+        # Read before the tool runs: code in the tool cannot change it.
+        version = _state["version"]
         tool = self._tools.get(name)
         if tool is None:
             return _tool_error("Unknown tool: " + name)
@@ -573,7 +582,7 @@ class MCPServer:
             return _tool_error("Error executing tool %s: %s" % (name, e))
         except Exception as e:
             _log("Error executing tool %s\n%s" % (name, _format_exception(e)))
-            if _state["version"] == "2.0.0":
+            if version == "2.0.0":
                 return _tool_error("Error executing tool %s: %s" % (name, e))
             return _tool_error("Error executing tool " + name)
         return _tool_result(value)
