@@ -39,7 +39,8 @@ func BenchmarkGradeCold(b *testing.B) {
 				stdins[i] = c.Stdin
 			}
 			nonce := newNonce()
-			req := execRequest{Stdin: buildStdin(nonce, DefaultMaxOutputBytes, reportAFailureSolution, stdins), Timeout: 10 * time.Second, StdoutCap: 1 << 20, StderrCap: 1 << 10}
+			first, later := buildStdin(nonce, DefaultMaxOutputBytes, reportAFailureSolution, stdins)
+			req := execRequest{Stdin: first, Later: later, Nonce: nonce, Cases: len(stdins), Timeout: 10 * time.Second, StdoutCap: 1 << 20, StderrCap: 1 << 10}
 			b.ResetTimer()
 			for b.Loop() {
 				var out []byte
@@ -76,4 +77,37 @@ func BenchmarkSandboxGrade(b *testing.B) {
 			})
 		})
 	}
+}
+
+// BenchmarkWriteFlood runs a guest that calls os.write(1, b'x') 300,000
+// times (300 KB, under the raw-output cap), in worker mode, and reports the
+// CPU time this process (the supervisor, where the server lives; workers
+// are children and not counted) spent per run and per second of the run:
+// the cost of carrying a guest's writes.
+func BenchmarkWriteFlood(b *testing.B) {
+	cfg := testConfig(b)
+	cfg.Timeout = 20 * time.Second
+	cfg.PoolSize, cfg.MCPPoolSize = 1, 0
+	cfg.MaxConcurrent = 1
+	s, err := New(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = s.Close(context.Background()) })
+	if err := s.Warm(context.Background(), nil); err != nil {
+		b.Fatal(err)
+	}
+	code := "import os\nfor _ in range(300000):\n    os.write(1, b'x')\n"
+	var cpu, wall time.Duration
+	for b.Loop() {
+		before, t0 := selfCPU(), time.Now()
+		res, err := s.Run(context.Background(), code, "")
+		cpu += selfCPU() - before
+		wall += time.Since(t0)
+		if err != nil || res.ExitCode != 0 || len(res.Stdout) < 60000 {
+			b.Fatalf("Run = exit %d, limit %q, %d bytes, %v", res.ExitCode, res.Limit, len(res.Stdout), err)
+		}
+	}
+	b.ReportMetric(cpu.Seconds()/float64(b.N), "host-cpu-s/run")
+	b.ReportMetric(cpu.Seconds()/wall.Seconds(), "host-cpu-s/run-s")
 }
