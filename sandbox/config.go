@@ -86,12 +86,14 @@ type Config struct {
 	// it well under the HTTP server's write timeout, so that a learner gets
 	// the busy answer instead of no answer.
 	MaxQueueWait time.Duration
-	// PoolSize is how many started interpreters wait for a submission, in
-	// all (default 4). 0 means every run starts cold.
-	PoolSize int
-	// MCPPoolSize is how many started interpreters with the MCP teaching
-	// module wait for an MCP run (default DefaultMCPPoolSize). 0 means
-	// every MCP run starts cold.
+	// PoolSize and MCPPoolSize size the one warm pool of started
+	// interpreters (default DefaultPoolSize + DefaultMCPPoolSize), shared
+	// out over the workers. They are the pool's first split between plain
+	// interpreters and ones with the MCP teaching module loaded; after that
+	// each interpreter taken is replaced by one of the same kind, and a
+	// submission that finds none of its kind moves a place of the pool to
+	// its kind, so the split follows demand. 0 and 0 start every run cold.
+	PoolSize    int
 	MCPPoolSize int
 	// InProcess runs the interpreters in this process, stopped at their
 	// deadline by wazero's CloseOnContextDone, which costs about twice the

@@ -55,10 +55,11 @@ type engineConfig struct {
 	// CloseOnContextDone makes a deadline stop a running guest; it costs CPU
 	// on every run, so worker processes run without it and are killed instead.
 	CloseOnContextDone bool
-	// PoolSize is how many parked instances the engine keeps.
-	PoolSize int
-	// MCPPoolSize is how many parked instances with the MCP teaching module
-	// the engine keeps.
+	// PoolSize and MCPPoolSize are how many parked instances the engine
+	// starts with, plain and with the MCP teaching module. Together they
+	// are the size of its one pool, whose split then follows demand (see
+	// take).
+	PoolSize    int
 	MCPPoolSize int
 	// RefillParallel is how many instances may start at once for the pool.
 	RefillParallel int
@@ -83,6 +84,12 @@ type engine struct {
 	mu       sync.Mutex
 	parked   [numKinds][]*instance
 	starting [numKinds]int
+	// target is how many instances of each kind the pool keeps; a miss
+	// moves one unit of it to the kind that missed.
+	target [numKinds]int
+	// need lists the kinds to start, oldest first: what was taken first is
+	// refilled first.
+	need     []harnessKind
 	closed   bool
 	wake     chan struct{}
 	onPool   func(parked int) // called when the number of parked instances changes
@@ -238,14 +245,6 @@ func harnessArgs(kind harnessKind) []string {
 	return []string{"python", "-S", "-c", harnessSource}
 }
 
-// poolTarget is how many parked instances of kind the engine keeps.
-func (e *engine) poolTarget(kind harnessKind) int {
-	if kind == kindMCP {
-		return e.cfg.MCPPoolSize
-	}
-	return e.cfg.PoolSize
-}
-
 // start starts an instance and waits until it is parked or has failed.
 func (e *engine) start(kind harnessKind) (*instance, error) {
 	pr, pw := io.Pipe()
@@ -305,6 +304,16 @@ func (inst *instance) discard() {
 func (e *engine) fill(onPool func(int)) {
 	e.mu.Lock()
 	e.onPool = onPool
+	e.target = [numKinds]int{kindPlain: e.cfg.PoolSize, kindMCP: e.cfg.MCPPoolSize}
+	// The first fill alternates kinds, so both are ready early.
+	for i := range max(e.cfg.PoolSize, e.cfg.MCPPoolSize) {
+		if i < e.cfg.MCPPoolSize {
+			e.need = append(e.need, kindMCP)
+		}
+		if i < e.cfg.PoolSize {
+			e.need = append(e.need, kindPlain)
+		}
+	}
 	e.mu.Unlock()
 	if e.cfg.PoolSize <= 0 && e.cfg.MCPPoolSize <= 0 {
 		if onPool != nil {
@@ -325,11 +334,21 @@ func (e *engine) refill() {
 			e.mu.Unlock()
 			return
 		}
+		// Top up any kind short of its target (after a failed start).
 		for kind := range numKinds {
-			for len(e.parked[kind])+e.starting[kind] < e.poolTarget(kind) && e.starting[kindPlain]+e.starting[kindMCP] < par {
-				e.starting[kind]++
-				go e.startOne(kind)
+			short := e.target[kind] - len(e.parked[kind]) - e.starting[kind]
+			for range short - count(e.need, kind) {
+				e.need = append(e.need, kind)
 			}
+		}
+		for len(e.need) > 0 && e.starting[kindPlain]+e.starting[kindMCP] < par {
+			kind := e.need[0]
+			e.need = e.need[1:]
+			if len(e.parked[kind])+e.starting[kind] >= e.target[kind] {
+				continue
+			}
+			e.starting[kind]++
+			go e.startOne(kind)
 		}
 		e.mu.Unlock()
 		select {
@@ -338,6 +357,16 @@ func (e *engine) refill() {
 			return
 		}
 	}
+}
+
+func count(ks []harnessKind, k harnessKind) int {
+	n := 0
+	for _, x := range ks {
+		if x == k {
+			n++
+		}
+	}
+	return n
 }
 
 func (e *engine) startOne(kind harnessKind) {
@@ -382,16 +411,21 @@ func (e *engine) parkedCount() int {
 }
 
 // take returns a parked instance of kind, or starts a fresh one (cold) if
-// the pool has none.
+// the pool has none. The pool is one pool of both kinds: what is taken is
+// queued to be replaced by the same kind, and a miss moves one place of
+// the pool from the other kind to this one (discarding a parked instance of
+// the other kind if that puts it over), so the split follows demand.
 func (e *engine) take(kind harnessKind) (*instance, error) {
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
 		return nil, ErrClosed
 	}
+	var drop *instance
 	if n := len(e.parked[kind]); n > 0 {
 		inst := e.parked[kind][n-1]
 		e.parked[kind] = e.parked[kind][:n-1]
+		e.need = append(e.need, kind)
 		total := len(e.parked[kindPlain]) + len(e.parked[kindMCP])
 		onPool := e.onPool
 		e.mu.Unlock()
@@ -401,7 +435,20 @@ func (e *engine) take(kind harnessKind) (*instance, error) {
 		e.kick()
 		return inst, nil
 	}
+	if other := 1 - kind; e.target[other] > 0 {
+		e.target[other]--
+		e.target[kind]++
+		e.need = append(e.need, kind)
+		if len(e.parked[other])+e.starting[other] > e.target[other] && len(e.parked[other]) > 0 {
+			drop = e.parked[other][0]
+			e.parked[other] = e.parked[other][1:]
+		}
+	}
 	e.mu.Unlock()
+	if drop != nil {
+		drop.discard()
+	}
+	e.kick()
 	inst, err := e.start(kind)
 	if err != nil {
 		return nil, err

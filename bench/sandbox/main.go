@@ -277,13 +277,11 @@ func nativeGrader(python, harness string) grader {
 	return func(ctx context.Context) (bool, error) {
 		nonce := "00000000000000000000000000000000"
 		var in bytes.Buffer
-		fmt.Fprintf(&in, "LEARN1 %s %d %d %d", nonce, 65536, len(cases), len(solution))
+		// Natively there is nothing to hide from: every case's input goes
+		// in at once.
+		fmt.Fprintf(&in, "LEARN2 %s %d %d %d\n%s", nonce, 65536, len(cases), len(solution), solution)
 		for _, c := range cases {
-			fmt.Fprintf(&in, " %d", len(c.Stdin))
-		}
-		in.WriteString("\n" + solution)
-		for _, c := range cases {
-			in.WriteString(c.Stdin)
+			fmt.Fprintf(&in, "%d\n%s", len(c.Stdin), c.Stdin)
 		}
 		cmd := exec.CommandContext(ctx, python, "-I", "-S", "-c", harness)
 		cmd.Stdin = &in
