@@ -3,10 +3,12 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	_ "embed"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
 	"sync"
 	"time"
@@ -76,6 +78,9 @@ type engine struct {
 	cfg      engineConfig
 	rt       wazero.Runtime
 	compiled wazero.CompiledModule
+	// code is the precompiled bytecode, mounted read-only in every
+	// instance (see bytecode.go).
+	code fs.FS
 
 	ctx    context.Context // cancelled by close
 	cancel context.CancelFunc
@@ -118,8 +123,14 @@ func openEngine(ctx context.Context, cfg engineConfig) (*engine, error) {
 		cancel()
 		return nil, err
 	}
+	code, err := bytecodeFS(ctx, cfg, rt, compiled, sha256.Sum256(wasm))
+	if err != nil {
+		cancel()
+		_ = rt.Close(ctx)
+		return nil, err
+	}
 	return &engine{
-		cfg: cfg, rt: rt, compiled: compiled,
+		cfg: cfg, rt: rt, compiled: compiled, code: code,
 		ctx: ectx, cancel: cancel,
 		mem:  newMemPool(2),
 		wake: make(chan struct{}, 1),
@@ -237,12 +248,13 @@ func (s *sink) attach(fn func([]byte), limit int, overflow func()) {
 }
 
 // harnessArgs are the interpreter's arguments. -S skips site (48 ms of
-// start-up); -I gained nothing measurable.
+// start-up); -I gained nothing measurable. The harness and the teaching
+// module come precompiled from the mounted bytecode (see bytecode.go).
 func harnessArgs(kind harnessKind) []string {
 	if kind == kindMCP {
-		return []string{"python", "-S", "-c", harnessSource, "mcp", mcpSource}
+		return []string{"python", "-S", "-c", bytecodeBoot, "mcp"}
 	}
-	return []string{"python", "-S", "-c", harnessSource}
+	return []string{"python", "-S", "-c", bytecodeBoot}
 }
 
 // start starts an instance and waits until it is parked or has failed.
@@ -267,7 +279,8 @@ func (e *engine) start(kind harnessKind) (*instance, error) {
 		WithStderr(inst.stderr).
 		WithSysWalltime().
 		WithSysNanotime().
-		WithSysNanosleep()
+		WithSysNanosleep().
+		WithFSConfig(wazero.NewFSConfig().WithFSMount(e.code, bytecodeDir))
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
