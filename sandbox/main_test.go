@@ -61,7 +61,8 @@ var shared struct {
 }
 
 // sharedSandbox returns a warmed sandbox for the named variant, started once
-// per test binary: "workers" (the default config) or "inprocess".
+// per test binary: "workers" (the default config), "inprocess", or either
+// with "-long" (a 30 s deadline, for limits other than time).
 func sharedSandbox(t testing.TB, variant string) *Sandbox {
 	t.Helper()
 	shared.Lock()
@@ -76,6 +77,12 @@ func sharedSandbox(t testing.TB, variant string) *Sandbox {
 	case "workers":
 	case "inprocess":
 		cfg.InProcess = true
+	case "workers-long", "inprocess-long":
+		// For limits other than time, on a machine busy enough that a
+		// short deadline would come first.
+		cfg.Timeout = 30 * time.Second
+		cfg.InProcess = variant == "inprocess-long"
+		cfg.PoolSize, cfg.MCPPoolSize = 1, 0
 	default:
 		t.Fatalf("unknown variant %q", variant)
 	}

@@ -233,7 +233,7 @@ func (s *Sandbox) GradeMCP(ctx context.Context, code string, calls []MCPCall, op
 // judgeMCP decides every host call's verdict from the guest's frames.
 func judgeMCP(calls []MCPCall, ids []string, reqs [][]byte, tr transcript, end execOutcome, l limits) MCPReport {
 	var rep MCPReport
-	rep.Report = Report{Passed: len(calls) > 0, Cold: end.Cold}
+	rep.Report = Report{Passed: len(calls) > 0, Cold: end.Cold, Ran: end.Ran}
 	script := guestCase{}
 	if len(tr.Cases) > 0 {
 		script = tr.Cases[0]

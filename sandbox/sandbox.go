@@ -532,7 +532,7 @@ func (p *inProcess) exec(ctx context.Context, req execRequest) ([]byte, execOutc
 	t := time.Now()
 	var mu sync.Mutex
 	var stdout bytes.Buffer
-	out, settled := p.e.exec(req, nil, func(b []byte) {
+	out, settled := p.e.exec(req, func(bool) { t = time.Now() }, func(b []byte) {
 		mu.Lock()
 		stdout.Write(b)
 		mu.Unlock()

@@ -196,9 +196,15 @@ func TestLimits(t *testing.T) {
 				if _, err := s.Grade(context.Background(), "print('x')\n", []Case{{Name: "ready", Expected: "x\n"}}, CompareTrimmedLines); err != nil {
 					t.Fatal(err)
 				}
-				start := time.Now()
-				rep, err := s.Grade(context.Background(), tt.code, []Case{{Name: "a", Expected: "x\n"}, {Name: "b", Expected: "x\n"}}, CompareTrimmedLines)
-				elapsed := time.Since(start)
+				box := s
+				if tt.limit != LimitTime {
+					// Only the time limit may depend on the clock.
+					box = sharedSandbox(t, variant+"-long")
+				}
+				rep, err := box.Grade(context.Background(), tt.code, []Case{{Name: "a", Expected: "x\n"}, {Name: "b", Expected: "x\n"}}, CompareTrimmedLines)
+				// The deadline runs from the hand-over: a cold start on a
+				// busy machine does not count.
+				elapsed := rep.Ran
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -213,7 +219,7 @@ func TestLimits(t *testing.T) {
 						t.Errorf("case after the timeout: %s", brief(rep.Cases[1]))
 					}
 				}
-				res, err := s.Run(context.Background(), tt.code, "")
+				res, err := box.Run(context.Background(), tt.code, "")
 				if err != nil {
 					t.Fatal(err)
 				}

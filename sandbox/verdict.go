@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -109,12 +110,15 @@ type Report struct {
 	Passed bool         `json:"passed"` // every case passed
 	// Cold is true when no started interpreter was waiting (for metrics).
 	Cold bool `json:"-"`
+	// Ran is the run's time from hand-over to the interpreter until its
+	// answer, queue wait and a cold start excluded (for metrics).
+	Ran time.Duration `json:"-"`
 }
 
 // Redacted returns a copy fit to send to a learner: hidden cases keep their
 // name, verdict and a message that gives nothing of the case away.
 func (r Report) Redacted() Report {
-	out := Report{Passed: r.Passed, Cold: r.Cold, Cases: make([]CaseResult, len(r.Cases))}
+	out := Report{Passed: r.Passed, Cold: r.Cold, Ran: r.Ran, Cases: make([]CaseResult, len(r.Cases))}
 	for i, c := range r.Cases {
 		if !c.Hidden {
 			out.Cases[i] = c
@@ -206,7 +210,7 @@ func capText(s string, n int) (string, bool) {
 // judge turns what the guest reported, and how the run ended, into one
 // result per case. It is the only place a verdict is decided.
 func judge(cases []Case, tr transcript, end execOutcome, cmp Comparison, l limits) Report {
-	rep := Report{Passed: len(cases) > 0, Cold: end.Cold}
+	rep := Report{Passed: len(cases) > 0, Cold: end.Cold, Ran: end.Ran}
 	timedOutCase := -1
 	for i, c := range cases {
 		res := CaseResult{Name: c.Name, Hidden: c.Hidden, Expected: c.Expected}
