@@ -33,8 +33,9 @@ const (
 	// DefaultQueuePerCPU is the default QueueSize per CPU core.
 	DefaultQueuePerCPU = 64
 	// DefaultMaxQueueWait is the longest a submission waits in the queue:
-	// a third of the server's 60 s write timeout.
-	DefaultMaxQueueWait = 20 * time.Second
+	// half the server's 60 s write timeout, leaving time for the run (5 s)
+	// and the answer.
+	DefaultMaxQueueWait = 30 * time.Second
 	// DefaultMCPPoolSize is how many started interpreters with the MCP
 	// teaching module wait for MCP exercises (one per worker on two cores);
 	// each costs about 0.3 s more CPU to start than a plain one.

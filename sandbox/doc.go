@@ -80,7 +80,7 @@
 // (64 MiB), MaxOutputBytes (64 KiB of stdout and of stderr per case, cut with
 // "[output cut at 64 KiB]"), MaxCodeBytes (64 KiB, rejected before running
 // with ErrCodeTooLarge), MaxConcurrent (runtime.NumCPU() runs at once),
-// QueueSize (64 × NumCPU submissions waiting) and MaxQueueWait (20 s).
+// QueueSize (64 × NumCPU submissions waiting) and MaxQueueWait (30 s).
 // Past the queue, or after that wait, Run and Grade return a *BusyError,
 // which matches ErrBusy and carries a Retry-After estimated from measured
 // run times (queue wait excluded) and the submissions ahead. A submission

@@ -29,11 +29,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"learn/lessons"
@@ -95,7 +97,9 @@ func main() {
 		return strings.Join(f[:3], " ")
 	}
 	fmt.Printf("load average at start: %s\n", up())
-	fmt.Printf("%-22s %-6s %10s %10s %9s %12s %12s %7s\n", "exercise", "kind", "warm p50", "native", "warm/nat", "sustained/s", "native/s", "failed")
+	var cpuSum time.Duration
+	gradings := 0
+	fmt.Printf("%-22s %-6s %10s %10s %9s %12s %10s %9s %9s %7s\n", "exercise", "kind", "warm p50", "native", "warm/nat", "sustained/s", "native/s", "cpu/grd", "nat cpu", "failed")
 	for _, ex := range exs {
 		submit := func(ctx context.Context) error { return post(ctx, client, url, ex) }
 		native := func(ctx context.Context) error { return runNative(ctx, py, string(harness), string(mcpSrc), ex) }
@@ -104,9 +108,20 @@ func main() {
 		_ = native(context.Background())
 		wp50, wfail := sequential(submit, *warmN, *pause)
 		np50, _ := sequential(native, *warmN, *pause)
+		c0 := mem.cpu()
 		rate, sfail := sustained(submit, *clients, *sustainN)
+		cpu := (mem.cpu() - c0) / time.Duration(*sustainN)
+		n0 := reapedChildrenCPU()
 		nrate, _ := sustained(native, *clients, *sustainN)
-		fmt.Printf("%-22s %-6s %10s %10s %8.2fx %12.1f %12.1f %7d\n", ex.id, ex.kind, ms(wp50), ms(np50), float64(wp50)/float64(np50), rate, nrate, wfail+sfail)
+		ncpu := (reapedChildrenCPU() - n0) / time.Duration(*sustainN)
+		fmt.Printf("%-22s %-6s %10s %10s %8.2fx %12.1f %10.1f %9s %9s %7d\n", ex.id, ex.kind, ms(wp50), ms(np50), float64(wp50)/float64(np50), rate, nrate, ms(cpu), ms(ncpu), wfail+sfail)
+		cpuSum += cpu * time.Duration(*sustainN)
+		gradings += *sustainN
+	}
+	if gradings > 0 && cpuSum > 0 {
+		// What the rates would be with both cores free: CPU per grading
+		// is what bounds throughput, and it moves less with other load.
+		fmt.Printf("cpu/grd is the server's and its workers' CPU per sustained grading; with %d free cores that is at most %.1f gradings/s of the course mix\n", runtime.NumCPU(), float64(runtime.NumCPU())/(cpuSum.Seconds()/float64(gradings)))
 	}
 	for _, n := range []int{30, 100} {
 		time.Sleep(time.Second) // let the pool refill
@@ -310,6 +325,41 @@ func (m *memSampler) start() {
 			time.Sleep(50 * time.Millisecond)
 		}
 	}()
+}
+
+// cpu is the CPU time of the process and its children.
+func (m *memSampler) cpu() time.Duration {
+	var total time.Duration
+	for _, p := range append([]int{m.pid}, children(m.pid)...) {
+		total += procCPU(p)
+	}
+	return total
+}
+
+// procCPU is a process's user and system time, from /proc (clock ticks of
+// 10 ms).
+func procCPU(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	s, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(u+s) * 10 * time.Millisecond
+}
+
+// reapedChildrenCPU is the CPU time of this process's reaped children (the
+// native peer's python3 processes).
+func reapedChildrenCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func (m *memSampler) now() int64 {
