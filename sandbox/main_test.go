@@ -82,7 +82,7 @@ func sharedSandbox(t testing.TB, variant string) *Sandbox {
 		// short deadline would come first.
 		cfg.Timeout = 30 * time.Second
 		cfg.InProcess = variant == "inprocess-long"
-		cfg.PoolSize, cfg.MCPPoolSize = 1, 0
+		cfg.PoolSize, cfg.MCPPoolSize = 1, 1
 	default:
 		t.Fatalf("unknown variant %q", variant)
 	}
