@@ -35,6 +35,7 @@ type Metrics struct {
 	latency   *prometheus.HistogramVec
 	notServed *prometheus.CounterVec
 	grading   *prometheus.HistogramVec
+	queueWait *prometheus.HistogramVec
 	inFlight  prometheus.Gauge
 	verdicts  *prometheus.CounterVec
 	awards    *prometheus.CounterVec
@@ -60,6 +61,10 @@ func New() *Metrics {
 			Name: "learn_grading_duration_seconds", Help: "Time a grading call took, waiting for a sandbox slot included, by call (grade, mcp, run) and outcome (graded, busy, too_large, canceled, error).",
 			Buckets: []float64{.05, .1, .25, .5, 1, 2, 3, 5, 8, 13, 20, 30, 60},
 		}, []string{"call", "outcome"}),
+		queueWait: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "learn_grading_queue_wait_seconds", Help: "Time a graded call waited for a sandbox slot and an interpreter before its code ran (the call's time less the run's), by call (grade, mcp).",
+			Buckets: []float64{.001, .005, .01, .05, .1, .25, .5, 1, 2, 3, 5, 8, 13, 20, 30},
+		}, []string{"call"}),
 		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "learn_grading_in_flight", Help: "Grading calls running or waiting for a sandbox slot now.",
 		}),
@@ -73,7 +78,7 @@ func New() *Metrics {
 			Name: "learn_awarded_xp_total", Help: "XP granted, by what earned it.",
 		}, []string{"kind"}),
 	}
-	m.reg.MustRegister(m.requests, m.latency, m.notServed, m.grading, m.inFlight, m.verdicts, m.awards, m.xp,
+	m.reg.MustRegister(m.requests, m.latency, m.notServed, m.grading, m.queueWait, m.inFlight, m.verdicts, m.awards, m.xp,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -101,6 +106,26 @@ func (m *Metrics) ObserveRequest(route, method string, status int, d time.Durati
 // client_gone).
 func (m *Metrics) NotServed(reason string) { m.notServed.WithLabelValues(reason).Inc() }
 
+// SandboxStats publishes a sandbox's counters (runs, busy answers,
+// abandoned waits, timeouts, crashes) and the submissions in flight, read
+// from stats at each scrape.
+func (m *Metrics) SandboxStats(stats func() sandbox.Stats) {
+	counters := map[string]func(sandbox.Stats) uint64{
+		"runs": func(s sandbox.Stats) uint64 { return s.Runs }, "busy": func(s sandbox.Stats) uint64 { return s.Busy },
+		"abandoned": func(s sandbox.Stats) uint64 { return s.Abandoned }, "timeouts": func(s sandbox.Stats) uint64 { return s.Timeouts },
+		"crashes": func(s sandbox.Stats) uint64 { return s.Crashes },
+	}
+	for name, get := range counters {
+		m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "learn_sandbox_events_total", Help: "The sandbox's counters since start: runs, busy answers, waits abandoned by their client, runs stopped at their deadline, interpreters that crashed.",
+			ConstLabels: prometheus.Labels{"event": name},
+		}, func() float64 { return float64(get(stats())) }))
+	}
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "learn_sandbox_in_flight", Help: "Submissions running or waiting in the sandbox now.",
+	}, func() float64 { return float64(stats().InFlight) }))
+}
+
 // Sandbox publishes a sandbox's configured sizes as gauges: slots running
 // at once, queue length, and the plain and MCP warm pools.
 func (m *Metrics) Sandbox(cfg sandbox.Config) {
@@ -124,34 +149,45 @@ type runner struct {
 func (r *runner) Grade(ctx context.Context, code string, cases []sandbox.Case, cmp sandbox.Comparison) (sandbox.Report, error) {
 	done := r.m.start("grade")
 	rep, err := r.Runner.Grade(ctx, code, cases, cmp)
-	done(ctx, rep.Cases, err)
+	done(ctx, graded{cases: rep.Cases, ran: rep.Ran}, err)
 	return rep, err
 }
 
 func (r *runner) GradeMCP(ctx context.Context, code string, calls []sandbox.MCPCall, opt sandbox.MCPOptions) (sandbox.MCPReport, error) {
 	done := r.m.start("mcp")
 	rep, err := r.Runner.GradeMCP(ctx, code, calls, opt)
-	done(ctx, rep.Cases, err)
+	done(ctx, graded{cases: rep.Cases, ran: rep.Ran}, err)
 	return rep, err
 }
 
 func (r *runner) Run(ctx context.Context, code, stdin string) (sandbox.RunResult, error) {
 	done := r.m.start("run")
 	res, err := r.Runner.Run(ctx, code, stdin)
-	done(ctx, nil, err)
+	done(ctx, graded{}, err)
 	return res, err
 }
 
+// graded is what a finished grading call tells the metrics: its cases and
+// how long its code ran (0 when unknown).
+type graded struct {
+	cases []sandbox.CaseResult
+	ran   time.Duration
+}
+
 // start counts a grading call in flight and returns what ends it.
-func (m *Metrics) start(call string) func(ctx context.Context, cases []sandbox.CaseResult, err error) {
+func (m *Metrics) start(call string) func(ctx context.Context, g graded, err error) {
 	began := time.Now()
 	m.inFlight.Inc()
-	return func(ctx context.Context, cases []sandbox.CaseResult, err error) {
+	return func(ctx context.Context, g graded, err error) {
 		m.inFlight.Dec()
-		m.grading.WithLabelValues(call, outcome(ctx, err)).Observe(time.Since(began).Seconds())
+		took := time.Since(began)
+		m.grading.WithLabelValues(call, outcome(ctx, err)).Observe(took.Seconds())
 		if err == nil {
-			for _, c := range cases {
+			for _, c := range g.cases {
 				m.verdicts.WithLabelValues(string(c.Verdict)).Inc()
+			}
+			if g.ran > 0 && g.ran <= took {
+				m.queueWait.WithLabelValues(call).Observe((took - g.ran).Seconds())
 			}
 		}
 	}

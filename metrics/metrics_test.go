@@ -68,7 +68,7 @@ func TestRequestAndGradingLabels(t *testing.T) {
 		if got := outcome(tt.ctx, tt.err); got != tt.want {
 			t.Errorf("outcome(%v) = %q, want %q", tt.err, got, tt.want)
 		}
-		m.start("grade")(tt.ctx, []sandbox.CaseResult{{Verdict: sandbox.VerdictPassed}}, tt.err)
+		m.start("grade")(tt.ctx, graded{cases: []sandbox.CaseResult{{Verdict: sandbox.VerdictPassed}}, ran: time.Nanosecond}, tt.err)
 	}
 	text := scrape(t, m)
 	for _, want := range []string{
@@ -78,6 +78,7 @@ func TestRequestAndGradingLabels(t *testing.T) {
 		`learn_grading_duration_seconds_count{call="grade",outcome="busy"} 1`,
 		`learn_grading_verdicts_total{verdict="passed"} 1`, // only the graded call's cases
 		`learn_grading_in_flight 0`,
+		`learn_grading_queue_wait_seconds_count{call="grade"} 1`, // only the graded call waited and ran
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("metrics lack %s", want)

@@ -25,7 +25,7 @@ func TestMetricsListener(t *testing.T) {
 	}
 	metricsAddr := freeAddr(t)
 	cfg := serveConfig{addr: "127.0.0.1:0", db: filepath.Join(t.TempDir(), "learn.db"), sandbox: testSandboxConfig(t),
-		runsPerMinute: 600, runWait: 20 * time.Second, metricsAddr: metricsAddr}
+		runsPerMinute: 600, metricsAddr: metricsAddr}
 	ctx, cancel := context.WithCancel(context.Background())
 	listening, done := make(chan string, 1), make(chan error, 1)
 	go func() { done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), listening) }()
@@ -65,6 +65,9 @@ func TestMetricsListener(t *testing.T) {
 		`learn_awards_total{kind="exercise"} 1`,
 		`learn_awarded_xp_total{kind="exercise"} ` + itoaMetric(ex.XPValue()),
 		`learn_grading_in_flight 0`,
+		`learn_grading_queue_wait_seconds_count{call="grade"} 1`,
+		`learn_sandbox_events_total{event="runs"}`,
+		`learn_sandbox_in_flight 0`,
 		`learn_sandbox_configured{size="slots"}`,
 		`process_resident_memory_bytes`,
 		`go_goroutines`,

@@ -14,15 +14,14 @@ import (
 
 // TestQueuedRunsAlwaysGetAnAnswer fills a one-slot sandbox with endless
 // loops: every request gets an answer, 200 for the runs that got the slot
-// and 503 with Retry-After for those that waited past --run-wait, and the
+// and 503 with Retry-After for those that waited past --run-queue-wait, and the
 // write timeout outlasts the longest wait.
 func TestQueuedRunsAlwaysGetAnAnswer(t *testing.T) {
 	sb := testSandboxConfig(t)
-	sb.MaxConcurrent, sb.QueueSize, sb.PoolSize, sb.Timeout = 1, 16, 0, 2*time.Second
-	cfg := serveConfig{addr: "127.0.0.1:0", db: filepath.Join(t.TempDir(), "learn.db"), sandbox: sb,
-		runsPerMinute: 600, runWait: 1500 * time.Millisecond}
-	if wt := writeTimeout(cfg.runWait, sb); wt <= cfg.runWait+sb.Timeout+30*time.Second {
-		t.Errorf("write timeout %v does not outlast a wait of %v, a cold start and a %v run", wt, cfg.runWait, sb.Timeout)
+	sb.MaxConcurrent, sb.QueueSize, sb.PoolSize, sb.Timeout, sb.MaxQueueWait = 1, 16, 0, 2*time.Second, 1500*time.Millisecond
+	cfg := serveConfig{addr: "127.0.0.1:0", db: filepath.Join(t.TempDir(), "learn.db"), sandbox: sb, runsPerMinute: 600}
+	if wt := writeTimeout(sb); wt <= sb.MaxQueueWait+sb.Timeout+30*time.Second {
+		t.Errorf("write timeout %v does not outlast a wait of %v, a cold start and a %v run", wt, sb.MaxQueueWait, sb.Timeout)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	listening, done := make(chan string, 1), make(chan error, 1)
@@ -86,6 +85,6 @@ func TestQueuedRunsAlwaysGetAnAnswer(t *testing.T) {
 		}
 	}
 	if busy == 0 {
-		t.Errorf("%d endless loops on one slot with a %v wait all ran: none waited past --run-wait", runs, cfg.runWait)
+		t.Errorf("%d endless loops on one slot with a %v wait all ran: none waited past --run-queue-wait", runs, sb.MaxQueueWait)
 	}
 }

@@ -34,8 +34,6 @@ type serveConfig struct {
 	runsPerMinute int
 	// Limits per client address (0 turns one off) and per learner.
 	runsPerAddress, postsPerMinute, postsPerAddress int
-	// runWait bounds a run's wait for a sandbox slot.
-	runWait time.Duration
 	// metricsAddr, when set, serves /metrics there.
 	metricsAddr string
 	// keyGrace is how long a rotated-out cookie key still verifies; 0
@@ -57,7 +55,6 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&cfg.postsPerMinute, "posts-per-minute", web.DefaultPostsPerMinute, "how many graded answers (checks, quizzes, reviews) one learner may post per `minute`")
 	fs.IntVar(&cfg.postsPerAddress, "posts-per-minute-per-address", web.DefaultPostsPerMinutePerAddress,
 		"how many graded answers all learners behind one client address may post per `minute`; 0 turns it off")
-	fs.DurationVar(&cfg.runWait, "run-wait", defaultRunWait, "longest `time` a run waits for a free sandbox slot before the server answers 503")
 	fs.DurationVar(&cfg.keyGrace, "key-grace", defaultKeyGrace, "how long cookies signed with a key replaced by \"learn rotate-keys\" still verify (a `duration`)")
 	fs.StringVar(&cfg.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://`host:port`/metrics; off when empty")
 	var sf sandboxFlags
@@ -73,10 +70,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stderr, "learn serve: unexpected argument %q\n", fs.Arg(0))
 		return errUsage
 	}
-	if cfg.runsPerMinute <= 0 || cfg.postsPerMinute <= 0 || cfg.runsPerAddress < 0 || cfg.postsPerAddress < 0 || cfg.runWait <= 0 {
+	if cfg.runsPerMinute <= 0 || cfg.postsPerMinute <= 0 || cfg.runsPerAddress < 0 || cfg.postsPerAddress < 0 {
 		return fmt.Errorf("limits must be above 0 (per-address ones 0 for none): --runs-per-minute %d, --posts-per-minute %d, "+
-			"--runs-per-minute-per-address %d, --posts-per-minute-per-address %d, --run-wait %v",
-			cfg.runsPerMinute, cfg.postsPerMinute, cfg.runsPerAddress, cfg.postsPerAddress, cfg.runWait)
+			"--runs-per-minute-per-address %d, --posts-per-minute-per-address %d",
+			cfg.runsPerMinute, cfg.postsPerMinute, cfg.runsPerAddress, cfg.postsPerAddress)
 	}
 	log := newLogger(stderr, cfg.logLevel, cfg.dev)
 	return serve(ctx, cfg, log, nil)
@@ -155,12 +152,8 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 			log.Error("sandbox warm-up failed; exercises cannot run until this is fixed", "err", err)
 		}
 	}()
-	runWait := cfg.runWait
-	if runWait <= 0 {
-		runWait = defaultRunWait
-	}
 	var (
-		grader    grading.Runner = queueBound{Runner: box, wait: runWait}
+		grader    grading.Runner = box
 		appStore  progress.Store = st
 		observer  web.Observer
 		collector *metrics.Metrics
@@ -168,6 +161,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 	if cfg.metricsAddr != "" {
 		collector = metrics.New()
 		collector.Sandbox(box.Config())
+		collector.SandboxStats(box.Stats)
 		grader, appStore, observer = collector.Runner(grader), collector.Store(st), collector
 	}
 	app, err := progress.New(progress.Config{Course: course, Store: appStore, Grader: grader})
@@ -196,7 +190,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 		Handler:           srv,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      writeTimeout(runWait, cfg.sandbox),
+		WriteTimeout:      writeTimeout(cfg.sandbox),
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
