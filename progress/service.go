@@ -21,6 +21,22 @@ type Config struct {
 	Grader grading.Runner
 	// Now returns the current time; nil means time.Now.
 	Now func() time.Time
+	// Invalidator, if non-nil, hears of every write a learner makes
+	// through the service, so that other servers sharing the store can
+	// forget their cached summary of that learner (Service.Forget). One
+	// server alone needs none.
+	Invalidator Invalidator
+}
+
+// Invalidator announces a learner's writes to the other servers that share
+// the store and cache summaries (see Service.Forget).
+type Invalidator interface {
+	// Invalidate announces that the learner's data changed. The service
+	// calls it after the write committed and before it answers, so it
+	// should be quick; it bounds its own time and reports its own
+	// failures, since the write already stands. A lost announcement leaves
+	// another server's summary stale for at most a minute.
+	Invalidate(learnerID string)
 }
 
 // Service runs the use cases of the course: checking a widget, passing a
@@ -47,6 +63,7 @@ func New(cfg Config) (*Service, error) {
 		return nil, errors.New("progress: new service: course and store are required")
 	}
 	s := &Service{store: cfg.Store, grader: cfg.Grader, now: cfg.Now}
+	s.summaries.invalidator = cfg.Invalidator
 	if s.now == nil {
 		s.now = time.Now
 	}

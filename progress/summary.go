@@ -9,8 +9,10 @@ import (
 )
 
 // summaryTTL is how long a learner's summary is reused. Writes made through
-// this service forget the entry at once; the time limit bounds how stale a
-// day boundary (streaks) or another server's write can make it.
+// this service forget the entry at once, and so do writes announced by
+// another server (Config.Invalidator, Service.Forget); the time limit
+// bounds how stale a day boundary (streaks) or a lost announcement can
+// make it.
 const summaryTTL = time.Minute
 
 // summaryMax bounds the cache; when full it starts again empty.
@@ -58,6 +60,8 @@ func (sum Summary) QuizAttempt(lessonSlug, widgetID string) int {
 type summaries struct {
 	mu sync.Mutex
 	m  map[string]Summary
+	// invalidator, if non-nil, hears of every forget: each follows a write.
+	invalidator Invalidator
 }
 
 func (c *summaries) get(id string, now time.Time) (Summary, bool) {
@@ -79,11 +83,35 @@ func (c *summaries) put(id string, e Summary) {
 	c.m[id] = e
 }
 
+// forget drops the learner's summary after they wrote, and announces the
+// write to the other servers.
 func (c *summaries) forget(id string) {
+	c.drop(id)
+	if c.invalidator != nil {
+		c.invalidator.Invalidate(id)
+	}
+}
+
+func (c *summaries) drop(id string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.m, id)
 }
+
+func (c *summaries) dropAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m = nil
+}
+
+// Forget drops the cached summary of the learner, so that their next page
+// reads the store again: another server sharing the store announced that
+// they wrote. It announces nothing itself.
+func (s *Service) Forget(learnerID string) { s.summaries.drop(learnerID) }
+
+// ForgetAll drops every cached summary: announcements may have been lost
+// (the connection that carries them was down).
+func (s *Service) ForgetAll() { s.summaries.dropAll() }
 
 // Summary returns a's summary, from a cache kept for a minute and
 // forgotten when a writes through this service. A first visit (not Known)
