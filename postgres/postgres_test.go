@@ -115,7 +115,7 @@ func testOpenErrors(t *testing.T, c *pgtest.Cluster) {
 	ctx := context.Background()
 	tests := []struct {
 		name, url, want string
-		secret        string
+		secret          string
 	}{
 		{"not a URL", "postgres://a b c:%%", "postgres: open", ""},
 		{"missing database", c.URL("nosuchdb"), "nosuchdb", ""},
