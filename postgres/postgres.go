@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -232,4 +233,14 @@ func notFound(err error) error {
 		return ErrNotFound
 	}
 	return err
+}
+
+// Redacted returns a postgres:// URL with its password replaced by "xxxxx",
+// for logs; anything that does not parse comes back as "(unreadable URL)".
+func Redacted(dbURL string) string {
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		return "(unreadable URL)"
+	}
+	return u.Redacted()
 }

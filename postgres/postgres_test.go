@@ -158,3 +158,16 @@ func TestIsURL(t *testing.T) {
 		}
 	}
 }
+
+func TestRedacted(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"postgres://learn:s3cret@db.internal:5432/learn?sslmode=require", "postgres://learn:xxxxx@db.internal:5432/learn?sslmode=require"},
+		{"postgres://learn@db/learn", "postgres://learn@db/learn"},
+		{"postgres://a b:%%", "(unreadable URL)"},
+	}
+	for _, tc := range tests {
+		if got := Redacted(tc.in); got != tc.want {
+			t.Errorf("Redacted(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

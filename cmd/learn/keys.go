@@ -46,7 +46,7 @@ func runRotateKeys(ctx context.Context, args []string, stdout, stderr io.Writer)
 
 // cookieKeys returns the current cookie key, created on first use, and the
 // retired one while it is within grace.
-func cookieKeys(ctx context.Context, st *store.Store, grace time.Duration, now time.Time) (key []byte, old [][]byte, err error) {
+func cookieKeys(ctx context.Context, st database, grace time.Duration, now time.Time) (key []byte, old [][]byte, err error) {
 	key, err = st.Secret(ctx, cookieKeyName, 64)
 	if err != nil {
 		return nil, nil, err

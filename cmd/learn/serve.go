@@ -19,7 +19,6 @@ import (
 	"learn/progress"
 	"learn/sandbox"
 	"learn/static"
-	"learn/store"
 	"learn/web"
 )
 
@@ -45,7 +44,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var cfg serveConfig
 	fs := flagSet("serve", "Run the learn web app: the course, its quizzes and the Python sandbox.", stderr)
 	fs.StringVar(&cfg.addr, "addr", "localhost:8080", "`host:port` to listen on; use :8080 to accept other machines of a classroom")
-	fs.StringVar(&cfg.db, "db", "learn.db", "SQLite database `file`, created if missing")
+	fs.StringVar(&cfg.db, "db", "learn.db", "SQLite database `file`, created if missing, or a postgres:// URL shared by several servers")
 	fs.StringVar(&cfg.lessons, "lessons", "", "serve the course in this `folder` instead of the built-in one")
 	fs.TextVar(&cfg.logLevel, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
 	fs.BoolVar(&cfg.dev, "dev", false, "development mode: readable logs; with --lessons, open pages reload when a file changes and show the course's problems")
@@ -106,7 +105,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 	}
 	log.Info("course loaded", "course", courseName, "lessons", len(course.Lessons))
 
-	st, err := store.Open(ctx, cfg.db)
+	st, notifier, err := openDatabase(ctx, cfg.db, log)
 	if err != nil {
 		return err
 	}
@@ -164,9 +163,19 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 		collector.SandboxStats(box.Stats)
 		grader, appStore, observer = collector.Runner(grader), collector.Store(st), collector
 	}
-	app, err := progress.New(progress.Config{Course: course, Store: appStore, Grader: grader})
+	appCfg := progress.Config{Course: course, Store: appStore, Grader: grader}
+	if notifier != nil {
+		appCfg.Invalidator = notifier
+	}
+	app, err := progress.New(appCfg)
 	if err != nil {
 		return err
+	}
+	if notifier != nil {
+		listenCtx, stopListening := context.WithCancel(ctx)
+		listened := make(chan error, 1)
+		go func() { listened <- notifier.Listen(listenCtx, app.Forget, app.ForgetAll) }()
+		defer func() { stopListening(); <-listened }()
 	}
 	srv, err := web.New(web.Config{
 		App: app, Assets: assets, Logger: log, CookieKey: key, OldCookieKeys: oldKeys, RunsPerMinute: cfg.runsPerMinute,
@@ -207,7 +216,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 	}
 	served := make(chan error, 1)
 	go func() { served <- httpServer.Serve(ln) }()
-	log.Info("serving", "url", "http://"+ln.Addr().String(), "db", cfg.db)
+	log.Info("serving", "url", "http://"+ln.Addr().String(), "db", dbName(cfg.db))
 	if listening != nil {
 		listening <- ln.Addr().String()
 	}

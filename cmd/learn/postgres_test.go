@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"learn/postgres/pgtest"
+)
+
+// startServerOn runs the real server in this process on the database db
+// (a file or a postgres:// URL) and returns its base URL; it stops when the
+// test ends.
+func startServerOn(t *testing.T, db string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	listening := make(chan string, 1)
+	done := make(chan error, 1)
+	cfg := serveConfig{addr: "127.0.0.1:0", db: db, logLevel: slog.LevelWarn, sandbox: testSandboxConfig(t), runsPerMinute: 600}
+	go func() { done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), listening) }()
+	var base string
+	select {
+	case addr := <-listening:
+		base = "http://" + addr
+	case err := <-done:
+		cancel()
+		t.Fatalf("server did not start: %v", err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("server stopped with an error: %v", err)
+		}
+	})
+	return base
+}
+
+// TestServeOnPostgres runs two servers on one PostgreSQL database, as two
+// replicas behind a load balancer: a cookie from one is good on the other,
+// the same passing quiz posted to both at once is awarded once, and each
+// server shows the XP the other granted at once, although it had cached
+// the learner's summary before.
+func TestServeOnPostgres(t *testing.T) {
+	cluster := pgtest.Start(t)
+	db := cluster.NewDatabase(t)
+	a, b := startServerOn(t, db), startServerOn(t, db)
+	lesson := loopLessons(t)[0]
+	c := newClient(t)
+	if resp, body := get(t, c, a+"/lessons/"+lesson.slug); resp.StatusCode != http.StatusOK || !strings.Contains(body, "xp-total") {
+		t.Fatalf("server a answered the lesson with %d", resp.StatusCode)
+	}
+	// The same cookie on b, which caches this learner's summary (0 XP).
+	for _, ck := range c.Jar.Cookies(mustURL(t, a)) {
+		c.Jar.SetCookies(mustURL(t, b), []*http.Cookie{ck})
+	}
+	_, page := get(t, c, b+"/lessons/"+lesson.slug)
+	if xp, ok := pageXP(page); !ok || xp != 0 {
+		t.Fatalf("b shows XP %d (found %v) before any post, want 0", xp, ok)
+	}
+	form, err := quizForm(page, lesson.quiz)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	const posts = 8
+	var mu sync.Mutex
+	grants, total := 0, 0
+	var wg sync.WaitGroup
+	for i := range posts {
+		base := []string{a, b}[i%2]
+		wg.Go(func() {
+			status, r, err := postJSON(c, base+"/lessons/"+lesson.slug+"/widgets/"+lesson.quiz.ID, form)
+			if err != nil || status != http.StatusOK || !r.Passed {
+				t.Errorf("quiz post to %s: %d passed=%v (%v)", base, status, r.Passed, err)
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if r.Awarded > 0 {
+				grants++
+				total = r.Awarded
+			}
+		})
+	}
+	wg.Wait()
+	if grants != 1 || total <= 0 {
+		t.Fatalf("%d of %d passing posts spread over two servers were awarded, want 1", grants, posts)
+	}
+	for _, base := range []string{a, b} {
+		_, body := get(t, c, base+"/")
+		if xp, _ := pageXP(body); xp != total {
+			t.Errorf("%s shows XP %d after the award, want %d", base, xp, total)
+		}
+	}
+	// A write on a reaches b's cache at once (announced through the
+	// database); b's minute-long cache would otherwise hide it. The 30 s
+	// bound only stops a broken announcement from hanging the test.
+	_, body := get(t, c, b+"/")
+	before, _ := pageXP(body)
+	loop := loopLessons(t)
+	lessonB := loop[1%len(loop)]
+	_, page = get(t, c, a+"/lessons/"+lessonB.slug)
+	if form, err = quizForm(page, lessonB.quiz); err != nil {
+		t.Fatal(err)
+	}
+	status, r, err := postJSON(c, a+"/lessons/"+lessonB.slug+"/widgets/"+lessonB.quiz.ID, form)
+	if err != nil || status != http.StatusOK || r.Learner.XP <= before {
+		t.Fatalf("second quiz on a: %d, XP %d (%v), want more than %d", status, r.Learner.XP, err, before)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		_, body := get(t, c, b+"/")
+		if xp, _ := pageXP(body); xp == r.Learner.XP {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("b still shows the XP from before a's write")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
