@@ -39,6 +39,7 @@ Commands:
   rotate-keys
           replace the key that signs learner cookies (old cookies keep
           working for a grace period)
+  migrate-db  copy a SQLite database into an empty PostgreSQL one, checking the counts
 
 Run "learn <command> --help" for the flags of a command. Flags may come
 before or after a command's arguments; "--" ends the flags.
@@ -76,6 +77,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runBackup(ctx, args[1:], stdout, stderr)
 	case "rotate-keys":
 		err = runRotateKeys(ctx, args[1:], stdout, stderr)
+	case "migrate-db":
+		err = runMigrateDB(ctx, args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
