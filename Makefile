@@ -17,16 +17,22 @@ FUZZTIME ?= 30s
 FUZZ_TARGETS = lessons:FuzzLoad quiz:FuzzDecodeString sandbox:FuzzParseFrames sandbox:FuzzJudgeResponse \
 	progress:FuzzCheckWidget web:FuzzExerciseRequest
 
-.PHONY: run test build setup assets browser generate check-generated vet bench-page clean fuzz crash load
+.PHONY: run test test-replicas build setup assets browser postgresql generate check-generated vet bench-page clean fuzz crash load
 
 ## run: install front-end packages, build assets, serve the built-in course at http://$(ADDR)
 run: setup
 	$(GO) run ./cmd/learn serve --addr $(ADDR) --db $(DB)
 
-## test: everything CI checks — vet, generated code in sync, every test (browser tests included);
-## the summary names every skipped test and its reason (gotestsum, pinned in go.mod)
-test: setup browser vet check-generated
+## test: everything CI checks — vet, generated code in sync, every test (browser tests and
+## PostgreSQL included), then the multi-replica load test; the summary names every skipped
+## test and its reason (gotestsum, pinned in go.mod)
+test: setup browser postgresql vet check-generated
 	$(GO) tool gotestsum --format pkgname-and-test-fails --format-icons text -- -count=1 -timeout 20m ./...
+	@$(MAKE) --no-print-directory test-replicas
+
+## test-replicas: PostgreSQL, two servers and nginx round-robin, 200 learners for 60 s; prints throughput
+test-replicas: setup postgresql
+	LEARN_TEST_REPLICAS=1 $(GO) test -count=1 -v -timeout 30m -run '^TestReplicas$$' ./cmd/learn
 
 ## build: one self-contained binary, $(BIN), with the interpreter and every asset embedded; copy it anywhere
 build: setup
@@ -48,6 +54,10 @@ assets: node_modules/.package-lock.json
 ## browser: Debian's Chromium for the browser tests (installed when missing and allowed)
 browser:
 	@scripts/ensure-chromium $(CHROMIUM)
+
+## postgresql: Debian's PostgreSQL and nginx for the PostgreSQL and multi-replica tests
+postgresql:
+	@scripts/ensure-postgresql
 
 vet:
 	$(GO) vet ./...

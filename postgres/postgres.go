@@ -2,12 +2,12 @@
 // deployments that run several learn servers behind one load balancer: every
 // server shares one database, so awards stay once-only (the unique key of
 // xp_awards), cookie keys and settings are the same everywhere, and a
-// write on one server can be announced to the others (Notifier).
+// write on one server is seen by the others' caches (WriteVersions).
 //
-// It uses pgx v5's own pool (pgxpool) rather than database/sql: LISTEN
-// needs a dedicated connection that database/sql cannot hand out, COPY
-// (used by Import) is pgx-only, and the native interface skips a layer of
-// conversion on every query.
+// It uses pgx v5's own pool (pgxpool) rather than database/sql: COPY (used
+// by Import) is pgx-only, PostgreSQL's errors and types come through
+// without a layer of conversion on every query, and the pool's size and
+// health checks are set from the URL (pool_max_conns and friends).
 //
 // The schema lives in migrations/*.sql, numbered and applied once each in a
 // transaction that is recorded in schema_migrations; servers starting

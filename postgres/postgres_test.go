@@ -31,7 +31,7 @@ func TestPostgres(t *testing.T) {
 	t.Run("MigrationsOnceAcrossServers", func(t *testing.T) { testMigrationsOnce(t, c) })
 	t.Run("SecretShared", func(t *testing.T) { testSecretShared(t, c) })
 	t.Run("OpenErrors", func(t *testing.T) { testOpenErrors(t, c) })
-	t.Run("Notifier", func(t *testing.T) { testNotifier(t, c) })
+	t.Run("WriteVersions", func(t *testing.T) { testWriteVersions(t, c) })
 	t.Run("Import", func(t *testing.T) { testImport(t, open) })
 }
 

@@ -21,22 +21,26 @@ type Config struct {
 	Grader grading.Runner
 	// Now returns the current time; nil means time.Now.
 	Now func() time.Time
-	// Invalidator, if non-nil, hears of every write a learner makes
-	// through the service, so that other servers sharing the store can
-	// forget their cached summary of that learner (Service.Forget). One
-	// server alone needs none.
+	// Invalidator, if non-nil, counts every write a learner makes through
+	// the service, so that servers sharing the store never serve a
+	// summary older than the learner's last write, whichever server took
+	// it. One server alone needs none.
 	Invalidator Invalidator
 }
 
-// Invalidator announces a learner's writes to the other servers that share
-// the store and cache summaries (see Service.Forget).
+// Invalidator keeps the cached summaries of servers that share one store
+// consistent with each other's writes.
 type Invalidator interface {
-	// Invalidate announces that the learner's data changed. The service
-	// calls it after the write committed and before it answers, so it
-	// should be quick; it bounds its own time and reports its own
-	// failures, since the write already stands. A lost announcement leaves
-	// another server's summary stale for at most a minute.
+	// Invalidate counts a write by the learner. The service calls it after
+	// the write committed and before it answers, so it should be quick; it
+	// bounds its own time and reports its own failures, since the write
+	// already stands (a lost count leaves other servers' summaries of the
+	// learner stale for at most a minute).
 	Invalidate(learnerID string)
+	// Version returns how many writes of the learner were counted. A
+	// cached summary is served only while this still equals the count read
+	// before the summary was loaded.
+	Version(ctx context.Context, learnerID string) (int64, error)
 }
 
 // Service runs the use cases of the course: checking a widget, passing a

@@ -9,10 +9,10 @@ import (
 )
 
 // summaryTTL is how long a learner's summary is reused. Writes made through
-// this service forget the entry at once, and so do writes announced by
-// another server (Config.Invalidator, Service.Forget); the time limit
-// bounds how stale a day boundary (streaks) or a lost announcement can
-// make it.
+// this service forget the entry at once, and a write through another
+// server sharing the store changes the learner's version
+// (Config.Invalidator), which the entry no longer matches; the time limit
+// bounds how stale a day boundary (streaks) or a lost count can make it.
 const summaryTTL = time.Minute
 
 // summaryMax bounds the cache; when full it starts again empty.
@@ -42,6 +42,9 @@ type Summary struct {
 	Quizzes   map[string]QuizScore
 	Exercises map[string]ExerciseState
 	loaded    time.Time
+	// version is the learner's write count (Invalidator.Version) read
+	// before this summary was loaded.
+	version int64
 }
 
 // newSummary is the summary of someone with no activity yet.
@@ -60,7 +63,7 @@ func (sum Summary) QuizAttempt(lessonSlug, widgetID string) int {
 type summaries struct {
 	mu sync.Mutex
 	m  map[string]Summary
-	// invalidator, if non-nil, hears of every forget: each follows a write.
+	// invalidator, if non-nil, counts every forget: each follows a write.
 	invalidator Invalidator
 }
 
@@ -83,8 +86,8 @@ func (c *summaries) put(id string, e Summary) {
 	c.m[id] = e
 }
 
-// forget drops the learner's summary after they wrote, and announces the
-// write to the other servers.
+// forget drops the learner's summary after they wrote, and counts the
+// write for the other servers.
 func (c *summaries) forget(id string) {
 	c.drop(id)
 	if c.invalidator != nil {
@@ -98,34 +101,31 @@ func (c *summaries) drop(id string) {
 	delete(c.m, id)
 }
 
-func (c *summaries) dropAll() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.m = nil
-}
-
-// Forget drops the cached summary of the learner, so that their next page
-// reads the store again: another server sharing the store announced that
-// they wrote. It announces nothing itself.
-func (s *Service) Forget(learnerID string) { s.summaries.drop(learnerID) }
-
-// ForgetAll drops every cached summary: announcements may have been lost
-// (the connection that carries them was down).
-func (s *Service) ForgetAll() { s.summaries.dropAll() }
-
 // Summary returns a's summary, from a cache kept for a minute and
-// forgotten when a writes through this service. A first visit (not Known)
-// has an empty summary and costs no query.
+// forgotten when a writes through this service. With an Invalidator, a
+// cached summary costs one version read and is reloaded when a wrote
+// through another server since. A first visit (not Known) has an empty
+// summary and costs no query.
 func (s *Service) Summary(ctx context.Context, a Actor) (Summary, error) {
 	if !a.Known {
 		return newSummary(), nil
 	}
 	now := s.now()
-	if e, ok := s.summaries.get(a.ID, now); ok {
+	var version int64
+	if inv := s.summaries.invalidator; inv != nil {
+		// Read before loading: a write while the rest loads makes the
+		// entry older than the version, and the next page reloads it.
+		v, err := inv.Version(ctx, a.ID)
+		if err != nil {
+			return newSummary(), err
+		}
+		version = v
+	}
+	if e, ok := s.summaries.get(a.ID, now); ok && e.version == version {
 		return e, nil
 	}
 	e := newSummary()
-	e.loaded = now
+	e.loaded, e.version = now, version
 	progress, err := s.store.ProgressByLesson(ctx, a.ID)
 	if err != nil {
 		return e, err

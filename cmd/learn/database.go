@@ -29,10 +29,10 @@ type database interface {
 
 // openDatabase opens the backend a --db value names: a postgres:// (or
 // postgresql://) URL selects PostgreSQL, anything else is a SQLite file,
-// created if missing. For PostgreSQL it also returns the notifier that
-// carries learners' writes between the servers sharing the database; for
-// SQLite, whose file one server owns, nil.
-func openDatabase(ctx context.Context, db string, log *slog.Logger) (database, *postgres.Notifier, error) {
+// created if missing. For PostgreSQL it also returns the write counter
+// that keeps the cached summaries of the servers sharing the database
+// consistent; for SQLite, whose file one server owns, nil.
+func openDatabase(ctx context.Context, db string, log *slog.Logger) (database, progress.Invalidator, error) {
 	if !postgres.IsURL(db) {
 		st, err := store.Open(ctx, db)
 		if err != nil {
@@ -44,12 +44,7 @@ func openDatabase(ctx context.Context, db string, log *slog.Logger) (database, *
 	if err != nil {
 		return nil, nil, err
 	}
-	n, err := st.Notifier(log.With("component", "postgres"))
-	if err != nil {
-		st.Close()
-		return nil, nil, err
-	}
-	return st, n, nil
+	return st, st.WriteVersions(log.With("component", "postgres")), nil
 }
 
 // dbName is the --db value as the log may show it: without a password.

@@ -105,7 +105,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 	}
 	log.Info("course loaded", "course", courseName, "lessons", len(course.Lessons))
 
-	st, notifier, err := openDatabase(ctx, cfg.db, log)
+	st, invalidator, err := openDatabase(ctx, cfg.db, log)
 	if err != nil {
 		return err
 	}
@@ -163,19 +163,9 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 		collector.SandboxStats(box.Stats)
 		grader, appStore, observer = collector.Runner(grader), collector.Store(st), collector
 	}
-	appCfg := progress.Config{Course: course, Store: appStore, Grader: grader}
-	if notifier != nil {
-		appCfg.Invalidator = notifier
-	}
-	app, err := progress.New(appCfg)
+	app, err := progress.New(progress.Config{Course: course, Store: appStore, Grader: grader, Invalidator: invalidator})
 	if err != nil {
 		return err
-	}
-	if notifier != nil {
-		listenCtx, stopListening := context.WithCancel(ctx)
-		listened := make(chan error, 1)
-		go func() { listened <- notifier.Listen(listenCtx, app.Forget, app.ForgetAll) }()
-		defer func() { stopListening(); <-listened }()
 	}
 	srv, err := web.New(web.Config{
 		App: app, Assets: assets, Logger: log, CookieKey: key, OldCookieKeys: oldKeys, RunsPerMinute: cfg.runsPerMinute,
