@@ -39,7 +39,9 @@ Commands:
   rotate-keys
           replace the key that signs learner cookies (old cookies keep
           working for a grace period)
-  migrate-db  copy a SQLite database into an empty PostgreSQL one, checking the counts
+  migrate-db
+          copy a SQLite database into an empty PostgreSQL one and check the
+          counts (migrate-db --from learn.db --to postgres://…)
 
 Run "learn <command> --help" for the flags of a command. Flags may come
 before or after a command's arguments; "--" ends the flags.
