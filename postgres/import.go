@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -318,4 +317,4 @@ func resetIdentities(ctx context.Context, tx pgx.Tx, table string, cols map[stri
 }
 
 // ident quotes a table or column name.
-func ident(name string) string { return pgx.Identifier{strings.ToLower(name)}.Sanitize() }
+func ident(name string) string { return pgx.Identifier{name}.Sanitize() }
