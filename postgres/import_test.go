@@ -120,9 +120,9 @@ func testImport(t *testing.T, open func(t *testing.T) *Store) {
 		}, oneLearner, "not empty"},
 		{"a table the schema lacks", nil, func() memSource {
 			m := oneLearner()
-			m.tables["classes"] = memTable{[]string{"id"}, [][]any{{"c1"}}}
+			m.tables["gradebook"] = memTable{[]string{"id"}, [][]any{{"c1"}}}
 			return m
-		}, `table "classes"`},
+		}, `table "gradebook"`},
 		{"a column the schema lacks", nil, func() memSource {
 			m := oneLearner()
 			m.tables["settings"] = memTable{[]string{"name", "value", "colour"}, [][]any{{"k", []byte("v"), "red"}}}
