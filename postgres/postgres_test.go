@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"learn/postgres/pgtest"
 	"learn/progress"
@@ -30,6 +31,7 @@ func TestPostgres(t *testing.T) {
 	})
 	t.Run("MigrationsOnceAcrossServers", func(t *testing.T) { testMigrationsOnce(t, c) })
 	t.Run("SecretShared", func(t *testing.T) { testSecretShared(t, c) })
+	t.Run("SecretRotation", func(t *testing.T) { testSecretRotation(t, c) })
 	t.Run("OpenErrors", func(t *testing.T) { testOpenErrors(t, c) })
 	t.Run("WriteVersions", func(t *testing.T) { testWriteVersions(t, c) })
 	t.Run("Import", func(t *testing.T) { testImport(t, open) })
@@ -108,6 +110,48 @@ func testSecretShared(t *testing.T, c *pgtest.Cluster) {
 	}
 	if other, err := a.Secret(ctx, "other", 16); err != nil || len(other) != 16 || string(other) == string(ka[:16]) {
 		t.Errorf("another name gave %d bytes (%v), want a fresh 16-byte secret", len(other), err)
+	}
+}
+
+// testSecretRotation rotates a key on one server: the other reads the new
+// key and the retired one with its time.
+func testSecretRotation(t *testing.T, c *pgtest.Cluster) {
+	ctx := context.Background()
+	url := c.NewDatabase(t)
+	a, err := Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if _, _, err := a.PreviousSecret(ctx, "cookie"); !errors.Is(err, progress.ErrNotFound) {
+		t.Fatalf("PreviousSecret before any rotation = %v, want ErrNotFound", err)
+	}
+	first, err := a.Secret(ctx, "cookie", 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 12, 1, 9, 0, 0, 123456789, time.UTC)
+	if err := a.RotateSecret(ctx, "cookie", 64, at); err != nil {
+		t.Fatal(err)
+	}
+	now, err := b.Secret(ctx, "cookie", 64)
+	if err != nil || len(now) != 64 || string(now) == string(first) {
+		t.Fatalf("after rotation the other server reads %d bytes (%v), want a new 64-byte key", len(now), err)
+	}
+	prev, retired, err := b.PreviousSecret(ctx, "cookie")
+	if err != nil || string(prev) != string(first) || !retired.Equal(at) {
+		t.Errorf("PreviousSecret = %d bytes retired %v (%v), want the first key retired %v", len(prev), retired, err, at)
+	}
+	if err := b.RotateSecret(ctx, "fresh", 16, at); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := a.PreviousSecret(ctx, "fresh"); !errors.Is(err, progress.ErrNotFound) {
+		t.Errorf("a first rotation left a previous secret (%v)", err)
 	}
 }
 

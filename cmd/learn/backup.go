@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"learn/postgres"
 	"learn/store"
 )
 
@@ -28,6 +29,9 @@ func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return errUsage
 	}
 	dest := fs.Arg(0)
+	if postgres.IsURL(*db) {
+		return errors.New("backup: --db is a PostgreSQL database; back it up with PostgreSQL's own tools (pg_dump, or the server's base backups), which copy it while the replicas run")
+	}
 	st, err := store.Open(ctx, *db)
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"time"
 
 	"learn/store"
@@ -23,7 +24,7 @@ const defaultKeyGrace = 90 * 24 * time.Hour
 func runRotateKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flagSet("rotate-keys", "Replace the key that signs learner cookies. Cookies signed with the old key keep working "+
 		"during the grace period of \"learn serve --key-grace\" and are signed again with the new key on each visit. Restart the server afterwards.", stderr)
-	db := fs.String("db", "learn.db", "SQLite database `file` of the server")
+	db := fs.String("db", "learn.db", "SQLite database `file` of the server, or the postgres:// URL its replicas share")
 	if err := parseFlags(fs, args, withEnv(fs)); err != nil {
 		return err
 	}
@@ -31,7 +32,7 @@ func runRotateKeys(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fmt.Fprintf(stderr, "learn rotate-keys: unexpected argument %q\n", fs.Arg(0))
 		return errUsage
 	}
-	st, err := store.Open(ctx, *db)
+	st, _, err := openDatabase(ctx, *db, slog.New(slog.DiscardHandler))
 	if err != nil {
 		return err
 	}
@@ -39,8 +40,8 @@ func runRotateKeys(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := errors.Join(rotErr, st.Close()); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "The cookie signing key of %s was replaced. Restart the server: it then signs with the new key, "+
-		"and cookies signed with the old one verify for the grace period (--key-grace, default %s).\n", *db, graceText(defaultKeyGrace))
+	fmt.Fprintf(stdout, "The cookie signing key of %s was replaced. Restart the server (every replica): it then signs with the new key, "+
+		"and cookies signed with the old one verify for the grace period (--key-grace, default %s).\n", dbName(*db), graceText(defaultKeyGrace))
 	return nil
 }
 

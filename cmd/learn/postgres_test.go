@@ -5,9 +5,11 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"learn/postgres/pgtest"
 )
@@ -113,5 +115,34 @@ func TestServeOnPostgres(t *testing.T) {
 	_, body = get(t, c, b+"/")
 	if xp, _ := pageXP(body); xp != r.Learner.XP {
 		t.Errorf("b shows XP %d right after a's write, want %d", xp, r.Learner.XP)
+	}
+}
+
+// TestKeyCommandsOnPostgres: rotate-keys replaces the key every replica
+// reads, and backup points to PostgreSQL's own tools.
+func TestKeyCommandsOnPostgres(t *testing.T) {
+	cluster := pgtest.Start(t)
+	db := cluster.NewDatabase(t)
+	ctx := context.Background()
+	st, _, err := openDatabase(ctx, db, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	before, err := st.Secret(ctx, cookieKeyName, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr strings.Builder
+	if code := run(ctx, []string{"rotate-keys", "--db", db}, &stdout, &stderr); code != 0 {
+		t.Fatalf("rotate-keys exited %d: %s", code, &stderr)
+	}
+	key, old, err := cookieKeys(ctx, st, defaultKeyGrace, time.Now())
+	if err != nil || string(key) == string(before) || len(old) != 1 || string(old[0]) != string(before) {
+		t.Errorf("after rotate-keys: new key %v, old keys %d (%v); want a new key and the old one in grace", string(key) != string(before), len(old), err)
+	}
+	stderr.Reset()
+	if code := run(ctx, []string{"backup", "--db", db, filepath.Join(t.TempDir(), "copy.db")}, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "pg_dump") {
+		t.Errorf("backup of a PostgreSQL URL = exit %d, %q; want a refusal naming pg_dump", code, &stderr)
 	}
 }

@@ -161,10 +161,15 @@ func startReplica(t *testing.T, bin, db, name string) *replica {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A queue long enough for every learner routed here: the test counts
-	// a refusal as a failure, and nginx waits as long as a browser would.
+	// The learners loop without pausing, so about a hundred wait on each
+	// replica's sandbox at once: a queue and a wait long enough for all
+	// of them (the defaults answer 503 sooner, as they should for people,
+	// and the test counts a 503 as a failure). Every learner reaches the
+	// replicas from nginx's address, so the per-address limits are off,
+	// as the README says to set them behind a proxy.
 	r.cmd = exec.Command(bin, "serve", "--addr", r.addr, "--db", db, "--log-level", "warn",
-		"--sandbox-cache", filepath.Join(dir, "sandbox-cache"), "--python-wasm", wasm, "--run-queue", "400")
+		"--sandbox-cache", filepath.Join(dir, "sandbox-cache"), "--python-wasm", wasm,
+		"--run-queue", "400", "--run-wait", "2m", "--runs-per-minute-per-address", "0", "--posts-per-minute-per-address", "0")
 	r.cmd.Stdout, r.cmd.Stderr = logf, logf
 	r.cmd.Env = os.Environ()
 	if err := r.cmd.Start(); err != nil {
