@@ -133,3 +133,31 @@ func (s *Store) AttemptCounts(ctx context.Context, learnerID string) (map[string
 	}
 	return out, nil
 }
+
+// LastAttempts returns the learner's latest widget and quiz attempt (not
+// reviews) per "lessonSlug/widgetID"; ties in time go to the one recorded
+// last.
+func (s *Store) LastAttempts(ctx context.Context, learnerID string) (map[string]progress.Attempt, error) {
+	rows, err := s.pool.Query(ctx, `SELECT DISTINCT ON (lesson_slug, widget_id)
+		lesson_slug, widget_id, kind, score, total, passed, answers, created_at
+		FROM attempts WHERE learner_id = $1 AND kind NOT IN ('review', 'exercise')
+		ORDER BY lesson_slug, widget_id, created_at DESC, id DESC`, learnerID)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: last attempts: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]progress.Attempt{}
+	for rows.Next() {
+		a := progress.Attempt{LearnerID: learnerID}
+		var at int64
+		if err := rows.Scan(&a.LessonSlug, &a.WidgetID, &a.Kind, &a.Score, &a.Total, &a.Passed, &a.Answers, &at); err != nil {
+			return nil, fmt.Errorf("postgres: last attempts: %w", err)
+		}
+		a.At = fromNS(at)
+		out[a.LessonSlug+"/"+a.WidgetID] = a
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: last attempts: %w", err)
+	}
+	return out, nil
+}
