@@ -169,7 +169,7 @@ func startReplica(t *testing.T, bin, db, name string) *replica {
 	// as the README says to set them behind a proxy.
 	r.cmd = exec.Command(bin, "serve", "--addr", r.addr, "--db", db, "--log-level", "warn",
 		"--sandbox-cache", filepath.Join(dir, "sandbox-cache"), "--python-wasm", wasm,
-		"--run-queue", "400", "--run-wait", "2m", "--runs-per-minute-per-address", "0", "--posts-per-minute-per-address", "0")
+		"--run-queue", "400", "--run-queue-wait", "2m", "--runs-per-minute-per-address", "0", "--posts-per-minute-per-address", "0")
 	r.cmd.Stdout, r.cmd.Stderr = logf, logf
 	r.cmd.Env = os.Environ()
 	if err := r.cmd.Start(); err != nil {
