@@ -45,7 +45,7 @@ func startDevServer(t *testing.T, dir string) string {
 // fails the test after a generous limit meant only to stop a hung test.
 func (b *browser) waitTrue(t *testing.T, what, expr string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(browserStepLimit)
 	for {
 		ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))

@@ -42,7 +42,7 @@ func theme(name string) chromedp.Action[chromedp.Void] {
 // eval evaluates a JavaScript expression in the page.
 func eval[T any](t *testing.T, b *browser, expr string) T {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, browserStepLimit)
 	defer cancel()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
 	if err != nil {
@@ -94,7 +94,7 @@ func shot(t *testing.T, b *browser, name, focus string) {
 				steps = append(steps, chromedp.ScrollIntoView(chromedp.CSS(focus)))
 			}
 			b.do(t, steps...)
-			ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+			ctx, cancel := context.WithTimeout(b.ctx, browserStepLimit)
 			png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 			cancel()
 			if err != nil {

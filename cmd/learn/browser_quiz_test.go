@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -38,7 +37,7 @@ func (b *browser) quizClicks(t *testing.T, scope string, q *quiz.Quiz) []string 
 // scope, right or (with right false) wrong.
 func (b *browser) quizAnswers(t *testing.T, scope string, q *quiz.Quiz, right bool) []string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, browserStepLimit)
 	defer cancel()
 	shown, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
 		`[...document.querySelectorAll('`+scope+` [data-variant]')].map(e => e.dataset.question + " " + e.dataset.variant)`))
