@@ -9,6 +9,12 @@ type Role string
 const (
 	// RoleLearner works through the course and sees only their own data.
 	RoleLearner Role = "learner"
+	// RoleTeacher is a signed-in teacher: a learner who also runs classes
+	// and sees their own classes' data, never another teacher's.
+	RoleTeacher Role = "teacher"
+	// RoleAdmin is a teacher who may also see the list of teachers. An
+	// admin sees no other teacher's class.
+	RoleAdmin Role = "admin"
 )
 
 // Actor is who is acting: the one small type every use case takes. The web
@@ -23,6 +29,18 @@ type Actor struct {
 	// cookie). A first visit has a fresh ID and nothing is written for it
 	// until it posts.
 	Known bool
+	// TeacherID is the signed-in teacher (0 for a learner), and
+	// TeacherName their display name.
+	TeacherID   int64
+	TeacherName string
+	// Session is the hash of the teacher's session token, so that signing
+	// out and changing a password can name the session in use.
+	Session string
+}
+
+// IsTeacher reports whether a is a signed-in teacher (or admin).
+func (a Actor) IsTeacher() bool {
+	return a.TeacherID != 0 && (a.Role == RoleTeacher || a.Role == RoleAdmin)
 }
 
 type actorKey struct{}

@@ -26,6 +26,12 @@ const (
 	// Unavailable: a dependency (the sandbox) is busy or not ready;
 	// RetryAfter says when to try again when it is known.
 	Unavailable
+	// Denied: the actor must prove who they are first (sign in), or the
+	// proof given was wrong; Message never says which part was wrong.
+	Denied
+	// TooMany: the actor tried too often; RetryAfter says when to try
+	// again.
+	TooMany
 )
 
 // Error is a use case's failure: a kind, a message safe to show the user,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -52,6 +53,10 @@ type Service struct {
 	grader    grading.Runner
 	now       func() time.Time
 	summaries summaries
+	// limits count sign-in tries; dummyHash is compared against for an
+	// unknown e-mail (made on first use: bcrypt is slow on purpose).
+	limits    limits
+	dummyHash func() string
 }
 
 // courseState is a course with its grading plans, swapped as one.
@@ -66,7 +71,7 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Course == nil || cfg.Store == nil {
 		return nil, errors.New("progress: new service: course and store are required")
 	}
-	s := &Service{store: cfg.Store, grader: cfg.Grader, now: cfg.Now}
+	s := &Service{store: cfg.Store, grader: cfg.Grader, now: cfg.Now, limits: newLimits(), dummyHash: sync.OnceValue(newDummyHash)}
 	s.summaries.invalidator = cfg.Invalidator
 	if s.now == nil {
 		s.now = time.Now

@@ -13,6 +13,11 @@ import (
 // act on it.
 var ErrNotFound = errors.New("progress: not found")
 
+// ErrConflict is returned (wrapped) by a Store when a write would break a
+// uniqueness rule: a teacher's e-mail, a join code among active classes, a
+// display name within a class.
+var ErrConflict = errors.New("progress: conflict")
+
 // Store is everything the use cases need to remember. Every backend (SQLite
 // in package store, and any later one) implements it and passes the
 // conformance suite in progress/storetest unchanged.
@@ -97,6 +102,10 @@ type Store interface {
 	// still equals a.Before (same reps and due). applied is false, and
 	// nothing is written, when it had moved on: a doubled post.
 	AnswerReview(ctx context.Context, a ReviewAnswer) (applied, granted bool, err error)
+
+	// ClassroomStore keeps teachers, sessions, classes and their members,
+	// assignments, and reads a class's activity (classroom_store.go).
+	ClassroomStore
 }
 
 // Learner is one user of the course, known by the id in their cookie.

@@ -1,0 +1,499 @@
+package progress
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	_ "embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"learn/quiz"
+)
+
+// Join codes: six characters from an alphabet without look-alikes (no 0
+// and O, no 1, I and L), compared in upper case. 31^6 is about 887
+// million codes, so a new one is almost never taken already.
+const (
+	joinCodeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+	JoinCodeLen      = 6
+)
+
+// SecretWordCount is how many words a learner's secret has.
+const SecretWordCount = 3
+
+// MaxNameLen bounds class names and learners' display names (characters).
+const MaxNameLen = 40
+
+//go:embed words.txt
+var wordFile string
+
+// secretWords is the embedded list, parsed on use (it is small).
+func secretWords() []string {
+	var out []string
+	for _, line := range strings.Split(wordFile, "\n") {
+		line = strings.TrimSpace(line)
+		if line != "" && !strings.HasPrefix(line, "#") {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// randomIndex returns a uniform random number in [0, n).
+func randomIndex(n int) (int, error) {
+	v, err := rand.Int(rand.Reader, big.NewInt(int64(n)))
+	if err != nil {
+		return 0, fmt.Errorf("progress: random: %w", err)
+	}
+	return int(v.Int64()), nil
+}
+
+// newJoinCode returns a fresh random join code.
+func newJoinCode() (string, error) {
+	b := make([]byte, JoinCodeLen)
+	for i := range b {
+		k, err := randomIndex(len(joinCodeAlphabet))
+		if err != nil {
+			return "", err
+		}
+		b[i] = joinCodeAlphabet[k]
+	}
+	return string(b), nil
+}
+
+// NormalizeJoinCode returns a typed code as stored: upper case, with the
+// spaces and hyphens people add dropped.
+func NormalizeJoinCode(code string) string {
+	var b strings.Builder
+	for _, r := range strings.ToUpper(code) {
+		if r == ' ' || r == '-' {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// newSecret returns SecretWordCount distinct random words.
+func newSecret() (string, error) {
+	words := secretWords()
+	var picked []string
+	for len(picked) < SecretWordCount {
+		k, err := randomIndex(len(words))
+		if err != nil {
+			return "", err
+		}
+		if !contains(picked, words[k]) {
+			picked = append(picked, words[k])
+		}
+	}
+	return strings.Join(picked, " "), nil
+}
+
+// normalizeSecret folds typed words: lower case, single spaces, anything
+// but letters as a space.
+func normalizeSecret(s string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) }), " ")
+}
+
+// hashSecret hashes secret words for the sign-in comparison. The words
+// come from a short list, so the hash is no defence against someone who
+// holds the database; it keeps the sign-in path from reading the copy the
+// teacher's page shows, and the per-name rate limit stops guessing.
+func hashSecret(classID int64, secret string) string {
+	sum := sha256.Sum256([]byte(fmt.Sprintf("learn secret words\x00%d\x00%s", classID, normalizeSecret(secret))))
+	return hex.EncodeToString(sum[:])
+}
+
+// cleanName trims a display or class name and folds runs of spaces.
+// It returns the name, its key (for uniqueness) and a message when the
+// name cannot be used.
+func cleanName(name, what string) (clean, key, problem string) {
+	clean = strings.Join(strings.Fields(name), " ")
+	switch {
+	case clean == "":
+		return "", "", fmt.Sprintf("Give a %s.", what)
+	case utf8.RuneCountInString(clean) > MaxNameLen:
+		return "", "", fmt.Sprintf("The %s is longer than %d characters; give a shorter one.", what, MaxNameLen)
+	}
+	for _, r := range clean {
+		if !unicode.IsPrint(r) {
+			return "", "", fmt.Sprintf("The %s has a character that cannot be shown; use letters, digits and spaces.", what)
+		}
+	}
+	return clean, strings.ToLower(clean), ""
+}
+
+func invalid(msg string) *Error { return &Error{Kind: Invalid, Message: msg} }
+
+// noClass is the one answer for a class the actor may not see, whether or
+// not it exists.
+func noClass() *Error {
+	return notFound("There is no class at this address that you can see. Teachers: sign in to see your classes.")
+}
+
+// ownClass returns the class if a is the teacher who owns it; anyone else
+// gets the same NotFound as for a class that does not exist.
+func (s *Service) ownClass(ctx context.Context, a Actor, classID int64) (Class, error) {
+	if !a.IsTeacher() {
+		return Class{}, noClass()
+	}
+	c, err := s.store.FindClass(ctx, classID)
+	if errors.Is(err, ErrNotFound) || (err == nil && c.TeacherID != a.TeacherID) {
+		return Class{}, noClass()
+	}
+	return c, err
+}
+
+// zoneOr returns zone when it is a known IANA name, else "UTC".
+func zoneOr(zone string) string {
+	if _, ok := quiz.Zone(zone); ok && zone != "" && len(zone) <= 64 {
+		return zone
+	}
+	return "UTC"
+}
+
+// Classes returns the teacher's classes. Errors: NotFound for anyone but
+// a signed-in teacher.
+func (s *Service) Classes(ctx context.Context, a Actor) ([]Class, error) {
+	if !a.IsTeacher() {
+		return nil, notFound("Sign in as a teacher to see your classes.")
+	}
+	return s.store.TeacherClasses(ctx, a.TeacherID)
+}
+
+// CreateClass makes a class for the teacher a, with a fresh join code,
+// counting days in zone (a browser's IANA zone; "UTC" when unknown).
+//
+// Errors: NotFound for anyone but a signed-in teacher; Invalid for an
+// empty or over-long name.
+func (s *Service) CreateClass(ctx context.Context, a Actor, name, zone string) (Class, error) {
+	if !a.IsTeacher() {
+		return Class{}, notFound("Sign in as a teacher to create a class.")
+	}
+	clean, _, problem := cleanName(name, "class name")
+	if problem != "" {
+		return Class{}, invalid(problem)
+	}
+	c := Class{TeacherID: a.TeacherID, Name: clean, TimeZone: zoneOr(zone), CreatedAt: s.now()}
+	for range 5 {
+		code, err := newJoinCode()
+		if err != nil {
+			return Class{}, err
+		}
+		c.JoinCode = code
+		created, err := s.store.CreateClass(ctx, c)
+		if !errors.Is(err, ErrConflict) {
+			return created, err
+		}
+	}
+	return Class{}, fmt.Errorf("progress: create class: no free join code after 5 tries")
+}
+
+// Class returns one of a's classes. Errors: NotFound for a class that is
+// not a's (or does not exist).
+func (s *Service) Class(ctx context.Context, a Actor, classID int64) (Class, error) {
+	return s.ownClass(ctx, a, classID)
+}
+
+// ClassChange is one change a teacher makes to a class's settings; only
+// the set fields change.
+type ClassChange struct {
+	Name *string
+	// Zone is an IANA time-zone name.
+	Zone *string
+	// JoinCode is "off" to stop joining, "new" for a fresh code.
+	JoinCode    string
+	Leaderboard *bool
+	// Archive archives (true) or restores (false) the class.
+	Archive *bool
+}
+
+// ChangeClass applies ch to one of a's classes and returns the class
+// after it.
+//
+// Errors: NotFound for a class not a's; Invalid for a bad name, an unknown
+// time zone, a JoinCode other than "off", "new" or "", or a new code for an
+// archived class.
+func (s *Service) ChangeClass(ctx context.Context, a Actor, classID int64, ch ClassChange) (Class, error) {
+	c, err := s.ownClass(ctx, a, classID)
+	if err != nil {
+		return c, err
+	}
+	if ch.Name != nil {
+		clean, _, problem := cleanName(*ch.Name, "class name")
+		if problem != "" {
+			return c, invalid(problem)
+		}
+		c.Name = clean
+	}
+	if ch.Zone != nil {
+		if _, ok := quiz.Zone(*ch.Zone); !ok || *ch.Zone == "" {
+			return c, invalid(fmt.Sprintf("%q is not a time zone this server knows; give an IANA name such as Europe/Paris.", *ch.Zone))
+		}
+		c.TimeZone = *ch.Zone
+	}
+	if ch.Leaderboard != nil {
+		c.Leaderboard = *ch.Leaderboard
+	}
+	if ch.Archive != nil {
+		switch {
+		case *ch.Archive && !c.Archived():
+			c.ArchivedAt = s.now()
+			// An archived class takes no one new, and its code is free.
+			c.JoinCode = ""
+		case !*ch.Archive:
+			c.ArchivedAt = time.Time{}
+		}
+	}
+	switch ch.JoinCode {
+	case "":
+	case "off":
+		c.JoinCode = ""
+	case "new":
+		if c.Archived() {
+			return c, invalid("An archived class takes no one new: restore it first to make a join code.")
+		}
+	default:
+		return c, invalid("The join code can be turned off or made new.")
+	}
+	for try := 0; ; try++ {
+		if ch.JoinCode == "new" {
+			if c.JoinCode, err = newJoinCode(); err != nil {
+				return c, err
+			}
+		}
+		err = s.store.UpdateClass(ctx, c)
+		if !errors.Is(err, ErrConflict) || ch.JoinCode != "new" || try == 5 {
+			break
+		}
+	}
+	if errors.Is(err, ErrConflict) {
+		return c, invalid("Another class uses this join code now. Make a new code.")
+	}
+	return c, err
+}
+
+// DeleteClass deletes an archived class of a's with its memberships and
+// assignments. Learners keep their own progress.
+//
+// Errors: NotFound for a class not a's; Invalid while it is not archived.
+func (s *Service) DeleteClass(ctx context.Context, a Actor, classID int64) error {
+	c, err := s.ownClass(ctx, a, classID)
+	if err != nil {
+		return err
+	}
+	if !c.Archived() {
+		return invalid("Archive the class first; only an archived class's data can be deleted.")
+	}
+	return s.store.DeleteClass(ctx, c.ID)
+}
+
+// Joined is a learner's membership of a class with their secret words.
+type Joined struct {
+	Class   Class
+	Member  Member
+	Teacher string
+	// Secret is the words to sign in with on another device.
+	Secret string
+}
+
+// Join adds a to the class whose join code is code, under the display
+// name given. Everything a did before stays theirs: the learner id is the
+// same. Joining a class again returns the membership already made.
+//
+// Errors: NotFound for a code that opens no class (wrong, turned off, or
+// archived); Invalid for a bad name or one already used in the class.
+func (s *Service) Join(ctx context.Context, a Actor, code, name string) (Joined, error) {
+	c, err := s.store.FindClassByCode(ctx, NormalizeJoinCode(code))
+	if errors.Is(err, ErrNotFound) || NormalizeJoinCode(code) == "" {
+		return Joined{}, notFound("No class takes this code. Check it with your teacher: it has six letters and digits.")
+	}
+	if err != nil {
+		return Joined{}, err
+	}
+	teacher, err := s.store.FindTeacher(ctx, c.TeacherID)
+	if err != nil {
+		return Joined{}, err
+	}
+	if m, err := s.store.FindMember(ctx, c.ID, a.ID); err == nil {
+		return Joined{Class: c, Member: m, Teacher: teacher.Name, Secret: m.Secret}, nil
+	} else if !errors.Is(err, ErrNotFound) {
+		return Joined{}, err
+	}
+	clean, key, problem := cleanName(name, "name")
+	if problem != "" {
+		return Joined{}, invalid(problem)
+	}
+	secret, err := newSecret()
+	if err != nil {
+		return Joined{}, err
+	}
+	m := Member{ClassID: c.ID, LearnerID: a.ID, Name: clean, NameKey: key, Secret: secret,
+		SecretHash: hashSecret(c.ID, secret), JoinedAt: s.now()}
+	if err := s.store.AddMember(ctx, m); errors.Is(err, ErrConflict) {
+		return Joined{}, invalid(fmt.Sprintf("Someone in this class already uses the name %q. Add your last initial or pick another.", clean))
+	} else if err != nil {
+		return Joined{}, err
+	}
+	s.summaries.forget(a.ID)
+	return Joined{Class: c, Member: m, Teacher: teacher.Name, Secret: secret}, nil
+}
+
+// LearnerSignIn is the form a learner fills on another device.
+type LearnerSignIn struct {
+	Code, Name, Secret string
+	// Address is the client's network address, for the rate limit.
+	Address string
+}
+
+// SignInLearner finds the learner of a class by name and secret words, so
+// that the web layer can make this browser that learner. It returns the
+// learner id.
+//
+// Errors: TooMany past SecretTriesPerName tries in ten minutes for one name
+// or SecretTriesPerAddress a minute from one address; Denied, with one
+// message, for a wrong code, name or words.
+func (s *Service) SignInLearner(ctx context.Context, in LearnerSignIn) (string, error) {
+	now := s.now()
+	code := NormalizeJoinCode(in.Code)
+	_, key, _ := cleanName(in.Name, "name")
+	wait := s.limits.secretAddr.take(in.Address, now)
+	if w := s.limits.secretName.take(code+"\x00"+key, now); w > wait {
+		wait = w
+	}
+	if wait > 0 {
+		return "", tooMany(wait, "Too many tries with this name. Wait a few minutes, or ask your teacher for your words.")
+	}
+	denied := &Error{Kind: Denied, Message: "The class code, name and secret words do not match. Check them with your teacher."}
+	c, err := s.store.FindClassByCode(ctx, code)
+	if errors.Is(err, ErrNotFound) || code == "" || key == "" {
+		return "", denied
+	}
+	if err != nil {
+		return "", err
+	}
+	m, err := s.store.FindMemberByName(ctx, c.ID, key)
+	if errors.Is(err, ErrNotFound) {
+		return "", denied
+	}
+	if err != nil {
+		return "", err
+	}
+	if subtle.ConstantTimeCompare([]byte(hashSecret(c.ID, in.Secret)), []byte(m.SecretHash)) != 1 {
+		return "", denied
+	}
+	return m.LearnerID, nil
+}
+
+// NewSecret gives a learner of a's class new secret words; the old ones
+// stop working. Errors: NotFound for a class not a's or a learner not in
+// it.
+func (s *Service) NewSecret(ctx context.Context, a Actor, classID int64, learnerID string) (string, error) {
+	c, err := s.ownClass(ctx, a, classID)
+	if err != nil {
+		return "", err
+	}
+	secret, err := newSecret()
+	if err != nil {
+		return "", err
+	}
+	if err := s.store.SetMemberSecret(ctx, c.ID, learnerID, secret, hashSecret(c.ID, secret)); errors.Is(err, ErrNotFound) {
+		return "", notFound("This learner is not in the class.")
+	} else if err != nil {
+		return "", err
+	}
+	return secret, nil
+}
+
+// Leave takes a out of one of their classes; their progress stays theirs.
+// Errors: NotFound when a is not in the class.
+func (s *Service) Leave(ctx context.Context, a Actor, classID int64) error {
+	if err := s.store.RemoveMember(ctx, classID, a.ID); errors.Is(err, ErrNotFound) {
+		return notFound("You are not in this class.")
+	} else if err != nil {
+		return err
+	}
+	s.summaries.forget(a.ID)
+	return nil
+}
+
+// RemoveLearner takes a learner out of a's class; the learner keeps their
+// own progress. Errors: NotFound for a class not a's or a learner not in
+// it.
+func (s *Service) RemoveLearner(ctx context.Context, a Actor, classID int64, learnerID string) error {
+	c, err := s.ownClass(ctx, a, classID)
+	if err != nil {
+		return err
+	}
+	if err := s.store.RemoveMember(ctx, c.ID, learnerID); errors.Is(err, ErrNotFound) {
+		return notFound("This learner is not in the class.")
+	} else if err != nil {
+		return err
+	}
+	s.summaries.forget(learnerID)
+	return nil
+}
+
+// DeleteMyData deletes everything a has done: progress, attempts, XP,
+// reviews, saved code and class memberships. It cannot be undone; the
+// web layer asks first.
+func (s *Service) DeleteMyData(ctx context.Context, a Actor) error {
+	defer s.summaries.forget(a.ID)
+	return s.store.DeleteLearner(ctx, a.ID)
+}
+
+// Assign assigns a lesson of the course to a's class, due at the end of
+// the day given ("2006-01-02" in the class's time zone; "" for no due
+// date). Assigning again changes the due date.
+//
+// Errors: NotFound for a class not a's or a lesson not in the course;
+// Invalid for a date that does not parse.
+func (s *Service) Assign(ctx context.Context, a Actor, classID int64, slug, dueDate string) error {
+	c, err := s.ownClass(ctx, a, classID)
+	if err != nil {
+		return err
+	}
+	if _, ok := s.Course().Lesson(slug); !ok {
+		return notFound("There is no such lesson in the course.")
+	}
+	as := Assignment{ClassID: c.ID, LessonSlug: slug, AssignedAt: s.now()}
+	if dueDate = strings.TrimSpace(dueDate); dueDate != "" {
+		loc, _ := quiz.Zone(c.TimeZone)
+		day, err := time.ParseInLocation("2006-01-02", dueDate, loc)
+		if err != nil {
+			return invalid(fmt.Sprintf("%q is not a date; give one like 2026-12-01, or leave it empty for no due date.", dueDate))
+		}
+		// Due by the end of that day where the class is.
+		as.Due = day.AddDate(0, 0, 1)
+	}
+	return s.store.SetAssignment(ctx, as)
+}
+
+// Unassign takes a lesson off a's class. Errors: NotFound for a class not
+// a's.
+func (s *Service) Unassign(ctx context.Context, a Actor, classID int64, slug string) error {
+	c, err := s.ownClass(ctx, a, classID)
+	if err != nil {
+		return err
+	}
+	return s.store.DeleteAssignment(ctx, c.ID, slug)
+}
+
+// DueDay returns the calendar day an assignment is due in the class's
+// zone, for showing ("" when it has no due date).
+func DueDay(as Assignment, zone string) string {
+	if as.Due.IsZero() {
+		return ""
+	}
+	loc, _ := quiz.Zone(zone)
+	return as.Due.In(loc).AddDate(0, 0, -1).Format("2006-01-02")
+}

@@ -1,0 +1,248 @@
+package progress
+
+import (
+	"context"
+	"time"
+)
+
+// ClassroomStore is the part of Store that keeps the classroom: teachers
+// and their sessions, classes, members, assignments, and the class-wide
+// reads of the dashboard. Errors follow Store's rules; ErrConflict marks a
+// broken uniqueness rule.
+type ClassroomStore interface {
+	// CreateTeacher saves a new teacher (ID and CreatedAt are set by the
+	// store from t.CreatedAt) and returns it; an e-mail already in use is
+	// an error wrapping ErrConflict.
+	CreateTeacher(ctx context.Context, t Teacher) (Teacher, error)
+	// FindTeacher returns the teacher with this id, or ErrNotFound.
+	FindTeacher(ctx context.Context, id int64) (Teacher, error)
+	// FindTeacherByEmail returns the teacher with this (normalised) e-mail,
+	// or ErrNotFound.
+	FindTeacherByEmail(ctx context.Context, email string) (Teacher, error)
+	// ListTeachers returns every teacher by e-mail, each with ClassCount.
+	ListTeachers(ctx context.Context) ([]Teacher, error)
+	// DeleteTeacher removes the teacher with their sessions and classes
+	// (memberships and assignments with them; learners and their progress
+	// stay). An unknown id is ErrNotFound.
+	DeleteTeacher(ctx context.Context, id int64) error
+	// SetTeacherPassword replaces the teacher's password hash and deletes
+	// every session of the teacher, in one transaction. ErrNotFound for an
+	// unknown id.
+	SetTeacherPassword(ctx context.Context, id int64, hash string) error
+
+	// CreateSession saves a session under the hash of its token.
+	CreateSession(ctx context.Context, s Session) error
+	// FindSession returns the session whose token hashes to tokenHash
+	// while it has not expired at now, with its teacher; ErrNotFound
+	// otherwise.
+	FindSession(ctx context.Context, tokenHash string, now time.Time) (Session, Teacher, error)
+	// DeleteSession removes one session; a missing one is not an error.
+	DeleteSession(ctx context.Context, tokenHash string) error
+
+	// CreateClass saves a new class and returns it with its ID; a join code
+	// already used by an active class is ErrConflict.
+	CreateClass(ctx context.Context, c Class) (Class, error)
+	// FindClass returns the class (archived or not) with its MemberCount,
+	// or ErrNotFound.
+	FindClass(ctx context.Context, id int64) (Class, error)
+	// FindClassByCode returns the active (not archived) class whose join
+	// code is code, or ErrNotFound. An empty code finds nothing.
+	FindClassByCode(ctx context.Context, code string) (Class, error)
+	// TeacherClasses returns the teacher's classes, active first, then by
+	// creation, each with MemberCount.
+	TeacherClasses(ctx context.Context, teacherID int64) ([]Class, error)
+	// UpdateClass writes the class's name, join code, time zone,
+	// leaderboard switch and archive time. ErrNotFound for an unknown id;
+	// ErrConflict when the join code is used by another active class.
+	UpdateClass(ctx context.Context, c Class) error
+	// DeleteClass removes the class with its memberships and assignments;
+	// the learners and their progress stay. ErrNotFound for an unknown id.
+	DeleteClass(ctx context.Context, id int64) error
+
+	// AddMember adds the learner (created if needed) to the class. A
+	// display name already used in the class (compared by NameKey) is
+	// ErrConflict; so is a learner already in the class.
+	AddMember(ctx context.Context, m Member) error
+	// FindMember returns the learner's membership of the class, or
+	// ErrNotFound.
+	FindMember(ctx context.Context, classID int64, learnerID string) (Member, error)
+	// FindMemberByName returns the member of the class whose NameKey is
+	// nameKey, or ErrNotFound.
+	FindMemberByName(ctx context.Context, classID int64, nameKey string) (Member, error)
+	// Members returns the class's members by name.
+	Members(ctx context.Context, classID int64) ([]Member, error)
+	// LearnerClasses returns the learner's memberships with their classes
+	// and teachers' names, active classes only, by class name.
+	LearnerClasses(ctx context.Context, learnerID string) ([]Membership, error)
+	// SetMemberSecret replaces a member's secret words and their hash.
+	// ErrNotFound when the learner is not in the class.
+	SetMemberSecret(ctx context.Context, classID int64, learnerID, secret, hash string) error
+	// RemoveMember takes the learner out of the class (their progress
+	// stays). ErrNotFound when they were not in it.
+	RemoveMember(ctx context.Context, classID int64, learnerID string) error
+
+	// SetAssignment assigns a lesson to a class, or changes its due time
+	// (zero for none).
+	SetAssignment(ctx context.Context, a Assignment) error
+	// DeleteAssignment takes a lesson off a class's assignments; a missing
+	// one is not an error.
+	DeleteAssignment(ctx context.Context, classID int64, lessonSlug string) error
+	// Assignments returns the class's assignments by assignment time.
+	Assignments(ctx context.Context, classID int64) ([]Assignment, error)
+
+	// ClassActivity returns what every member of the class has done, in a
+	// fixed number of queries whatever the class's size.
+	ClassActivity(ctx context.Context, classID int64) (ClassActivity, error)
+	// WeeklyXP returns the XP each member of the class earned since since,
+	// keyed by learner id; members who earned none are absent.
+	WeeklyXP(ctx context.Context, classID int64, since time.Time) (map[string]int, error)
+	// ClassFirstTries returns, for every widget and quiz a member tried,
+	// how many members tried it and how often each answer was given to
+	// each item on a member's first try.
+	ClassFirstTries(ctx context.Context, classID int64) (FirstTries, error)
+	// ClassExerciseStats returns, per exercise members submitted, the
+	// submissions and failures, and how often each case failed with each
+	// verdict.
+	ClassExerciseStats(ctx context.Context, classID int64) ([]ExerciseStat, []CaseFailure, error)
+	// LearnerAttempts returns the learner's widget, quiz and review
+	// attempts (answers included), oldest first.
+	LearnerAttempts(ctx context.Context, learnerID string) ([]Attempt, error)
+	// LatestSubmissions returns the learner's latest run or submission of
+	// each exercise, keyed by exercise id.
+	LatestSubmissions(ctx context.Context, learnerID string) (map[string]Submission, error)
+
+	// DeleteLearner removes the learner and everything they did: progress,
+	// attempts, XP, reviews, code and memberships. A missing learner is not
+	// an error.
+	DeleteLearner(ctx context.Context, learnerID string) error
+}
+
+// Teacher is someone who runs classes, signed in by e-mail and password.
+type Teacher struct {
+	ID int64
+	// Email is lower case and unique.
+	Email string
+	Name  string
+	Admin bool
+	// PasswordHash is a bcrypt hash.
+	PasswordHash string
+	CreatedAt    time.Time
+	// ClassCount is filled by ListTeachers only.
+	ClassCount int
+}
+
+// Session is a signed-in teacher's session. Only the SHA-256 of its token
+// is stored; the token itself lives in the teacher's cookie.
+type Session struct {
+	TokenHash string
+	TeacherID int64
+	CreatedAt time.Time
+	ExpiresAt time.Time
+}
+
+// Class is a teacher's class.
+type Class struct {
+	ID        int64
+	TeacherID int64
+	Name      string
+	// JoinCode is upper case; "" when joining is turned off.
+	JoinCode string
+	// TimeZone is an IANA name: due dates and the weekly leaderboard
+	// count days there.
+	TimeZone string
+	// Leaderboard shows the class a weekly XP table when true.
+	Leaderboard bool
+	// ArchivedAt is zero while the class is active.
+	ArchivedAt time.Time
+	CreatedAt  time.Time
+	// MemberCount is filled by FindClass and TeacherClasses.
+	MemberCount int
+}
+
+// Archived reports whether the class is archived.
+func (c Class) Archived() bool { return !c.ArchivedAt.IsZero() }
+
+// Member is a learner in a class under a display name.
+type Member struct {
+	ClassID   int64
+	LearnerID string
+	// Name is as the learner typed it (trimmed); NameKey is its folded
+	// form, unique within the class.
+	Name, NameKey string
+	// Secret is the sign-in words, kept readable for the teacher's page;
+	// SecretHash is what sign-in compares against.
+	Secret, SecretHash string
+	JoinedAt           time.Time
+}
+
+// Membership is one of a learner's classes, as their home shows it.
+type Membership struct {
+	Class       Class
+	Member      Member
+	TeacherName string
+}
+
+// Assignment is a lesson a class is asked to do, with an optional due time.
+type Assignment struct {
+	ClassID    int64
+	LessonSlug string
+	// Due is zero when there is no due date.
+	Due        time.Time
+	AssignedAt time.Time
+}
+
+// ClassActivity is every member's activity, keyed by learner id.
+type ClassActivity struct {
+	Lessons   map[string]map[string]LessonProgress
+	Quizzes   map[string]map[string]QuizScore
+	Exercises map[string]map[string]ExerciseState
+	// WidgetsPassed counts, per learner and lesson, the classify and
+	// annotate widgets checked fully right at least once.
+	WidgetsPassed map[string]map[string]int
+	// Attempts counts widget and quiz attempts per learner and lesson.
+	Attempts map[string]map[string]int
+	XP       map[string]int
+	// Times are every attempt's time, oldest first (streaks, last active).
+	Times map[string][]time.Time
+}
+
+// FirstTries is how a class answered widgets and quizzes on their first
+// try.
+type FirstTries struct {
+	// Widgets counts the members who tried each widget.
+	Widgets []WidgetTries
+	// Answers counts each answer given to each item.
+	Answers []AnswerCount
+}
+
+// WidgetTries is how many members tried one widget or quiz.
+type WidgetTries struct {
+	LessonSlug, WidgetID, Kind string
+	Learners                   int
+}
+
+// AnswerCount is how many members gave one answer to one item on their
+// first try. Value is the item's answer as stored JSON: a category id
+// string for classify, a hint object for annotate, a list of choices for a
+// quiz question.
+type AnswerCount struct {
+	LessonSlug, WidgetID, ItemID string
+	Value                        string
+	Count                        int
+}
+
+// ExerciseStat is how a class's submissions of one exercise went.
+type ExerciseStat struct {
+	ExerciseID string
+	// Learners counts members who submitted; Solvers those with a passing
+	// submission.
+	Learners, Solvers int
+	Submits, Failed   int
+}
+
+// CaseFailure is how often one case of an exercise failed with one
+// verdict in a class's submissions.
+type CaseFailure struct {
+	ExerciseID, Case, Verdict string
+	Count                     int
+}
