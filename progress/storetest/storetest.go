@@ -46,6 +46,18 @@ func Run(t *testing.T, open Open) {
 		{"LearnersAreApart", testLearnersApart},
 		{"LastAttempts", testLastAttempts},
 		{"ResultsShowOnce", testResultsShowOnce},
+		// The classroom (classroom.go).
+		{"Teachers", testTeachers},
+		{"Sessions", testSessions},
+		{"Classes", testClasses},
+		{"JoinCodes", testJoinCodes},
+		{"Members", testMembers},
+		{"Assignments", testAssignments},
+		{"ClassActivity", testClassActivity},
+		{"ClassFirstTries", testClassFirstTries},
+		{"ClassExerciseStats", testClassExerciseStats},
+		{"LearnerAttemptsAndLatest", testLearnerAttemptsAndLatest},
+		{"DeleteLearner", testDeleteLearner},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
