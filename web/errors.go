@@ -67,6 +67,8 @@ var kindStatus = map[progress.Kind]int{
 	progress.Gone:        http.StatusGone,
 	progress.TooLarge:    http.StatusRequestEntityTooLarge,
 	progress.Unavailable: http.StatusServiceUnavailable,
+	progress.Denied:      http.StatusUnauthorized,
+	progress.TooMany:     http.StatusTooManyRequests,
 }
 
 // handlerFunc is the shape of every page handler.

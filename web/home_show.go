@@ -23,5 +23,12 @@ func (s *Server) homeShow(w http.ResponseWriter, r *http.Request) error {
 			Minutes: lesson.Minutes, XP: lesson.EarnableXP(), State: LessonState(st.State), Done: st.Done, Parts: st.Parts,
 		})
 	}
+	mine, err := s.app.MyClasses(r.Context(), progress.ActorFrom(r.Context()))
+	if err != nil {
+		return err
+	}
+	for _, c := range myClassViews(mine) {
+		v.Assigned = append(v.Assigned, c.Assignments...)
+	}
 	return render(w, r, homePage(v))
 }

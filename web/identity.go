@@ -111,14 +111,20 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request) (*http.Request
 	// post (check, run, answer), so an active learner never expires and a
 	// page view costs no signature, or when a retired key signed it.
 	if !a.Known || stale || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
-		value, err := s.ids.encode(a.ID)
-		if err != nil {
-			return r, fmt.Errorf("web: sign learner cookie: %w", err)
+		if err := s.setLearnerCookie(w, r, a.ID); err != nil {
+			return r, err
 		}
-		http.SetCookie(w, &http.Cookie{
-			Name: learnerCookie, Value: value, Path: "/", MaxAge: int(cookieLifetime / time.Second),
-			HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil,
-		})
+	}
+	if c, err := r.Cookie(sessionCookie); err == nil {
+		teacher, ok, err := s.app.Authenticate(r.Context(), a, c.Value)
+		if err != nil {
+			return r, err
+		}
+		if ok {
+			a = teacher
+		} else {
+			clearSessionCookie(w, r)
+		}
 	}
 	sum, err := s.app.Summary(r.Context(), a)
 	if err != nil {
@@ -126,6 +132,20 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request) (*http.Request
 	}
 	ctx := progress.WithActor(r.Context(), a)
 	return r.WithContext(context.WithValue(ctx, summaryKey{}, sum)), nil
+}
+
+// setLearnerCookie makes this browser the learner id, with a value freshly
+// signed by the current key.
+func (s *Server) setLearnerCookie(w http.ResponseWriter, r *http.Request, id string) error {
+	value, err := s.ids.encode(id)
+	if err != nil {
+		return fmt.Errorf("web: sign learner cookie: %w", err)
+	}
+	http.SetCookie(w, &http.Cookie{
+		Name: learnerCookie, Value: value, Path: "/", MaxAge: int(cookieLifetime / time.Second),
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil,
+	})
+	return nil
 }
 
 // withSummary returns the request carrying a newer summary, after a write.

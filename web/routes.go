@@ -28,6 +28,31 @@ func (s *Server) routes() http.Handler {
 		mux.HandleFunc("GET /dev/events", s.devEvents)
 	}
 
+	mux.Handle("GET /signin", s.handle(s.signInShow))
+	mux.Handle("POST /signin", s.handle(s.signIn))
+	mux.Handle("POST /signout", s.handle(s.signOut))
+	mux.Handle("GET /account/password", s.handle(s.passwordShow))
+	mux.Handle("POST /account/password", s.handle(s.passwordChange))
+	mux.Handle("GET /teachers", s.handle(s.teachersShow))
+	mux.Handle("GET /classes", s.handle(s.classesShow))
+	mux.Handle("POST /classes", s.handle(s.classCreate))
+	mux.Handle("GET /classes/{id}", s.handle(s.classShow))
+	mux.Handle("POST /classes/{id}/settings", s.handle(s.classSettings))
+	mux.Handle("POST /classes/{id}/assignments", s.handle(s.classAssign))
+	mux.Handle("POST /classes/{id}/assignments/{slug}/delete", s.handle(s.classUnassign))
+	mux.Handle("POST /classes/{id}/delete", s.handle(s.classDelete))
+	mux.Handle("GET /classes/{id}/export.csv", s.handle(s.classExport))
+	mux.Handle("GET /classes/{id}/learners/{learner}", s.handle(s.classLearner))
+	mux.Handle("POST /classes/{id}/learners/{learner}/secret", s.handle(s.learnerSecret))
+	mux.Handle("POST /classes/{id}/learners/{learner}/remove", s.handle(s.learnerRemove))
+	mux.Handle("POST /classes/{id}/leave", s.handle(s.leave))
+	mux.Handle("GET /join", s.handle(s.joinShow))
+	mux.Handle("POST /join", s.handle(s.join))
+	mux.Handle("GET /join/signin", s.handle(s.joinSignInShow))
+	mux.Handle("POST /join/signin", s.handle(s.joinSignIn))
+	mux.Handle("GET /me/delete", s.handle(s.deleteMeShow))
+	mux.Handle("POST /me/delete", s.handle(s.deleteMe))
+
 	// No catch-all route: the mux's own 404 and 405 (with Allow) are drawn
 	// as pages by unrouted.
 	var h http.Handler = s.unrouted(mux)

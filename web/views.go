@@ -30,6 +30,9 @@ type Page struct {
 	// the page script reloads the page when the course changes and shows
 	// the course's problems over it (learn serve --dev).
 	DevEvents string
+	// Refresh, when positive, reloads the page every so many seconds for
+	// browsers without JavaScript (the dashboard).
+	Refresh int
 }
 
 // CourseLine is what every page says of the course: from course.yaml.
@@ -83,6 +86,8 @@ type HomeView struct {
 	Lessons      []LessonCard
 	// CompletedMeans says when a lesson is completed.
 	CompletedMeans string
+	// Assigned are the lessons the learner's classes ask of them.
+	Assigned []AssignedView
 }
 
 // LessonCard is one lesson on the course home.

@@ -1,0 +1,96 @@
+package web
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"net/http"
+
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
+
+	"learn/progress"
+)
+
+// LearnerView is one learner's page for their teacher.
+type LearnerView struct {
+	Page
+	ClassID   int64
+	ClassName string
+	ClassURL  string
+	LearnerID string
+	Name      string
+	Secret    string
+	XP        int
+	Attempts  []AttemptRow
+	Exercises []ExerciseRow
+}
+
+// AttemptRow is one attempt in time order.
+type AttemptRow struct {
+	When, Lesson, Where string
+	Score               string
+	Passed              bool
+	Answers             []progress.AnswerDetail
+}
+
+// ExerciseRow is an exercise with the learner's latest code, highlighted.
+type ExerciseRow struct {
+	Lesson, Title string
+	Tried, Solved bool
+	Mode, When    string
+	LastPassed    bool
+	Verdicts      []progress.CaseVerdict
+	Code          template.HTML
+}
+
+// classLearner draws one learner's page.
+func (s *Server) classLearner(w http.ResponseWriter, r *http.Request) error {
+	id, err := classID(r)
+	if err != nil {
+		return err
+	}
+	d, err := s.app.ClassLearner(r.Context(), progress.ActorFrom(r.Context()), id, r.PathValue("learner"))
+	if err != nil {
+		return err
+	}
+	v := LearnerView{Page: s.page(r, d.Member.Name+" · "+d.Class.Name, "classes"), ClassID: d.Class.ID, ClassName: d.Class.Name,
+		ClassURL: classURL(d.Class.ID), LearnerID: d.Member.LearnerID, Name: d.Member.Name, Secret: d.Member.Secret, XP: d.XP}
+	for _, at := range d.Attempts {
+		row := AttemptRow{When: at.At.In(d.Zone).Format("2 Jan 15:04"), Where: at.Where, Passed: at.Passed,
+			Score: fmt.Sprintf("%d of %d", at.Score, at.Total), Answers: at.Answers}
+		if at.Lesson != nil {
+			row.Lesson = at.Lesson.Title
+		}
+		v.Attempts = append(v.Attempts, row)
+	}
+	for _, ex := range d.Exercises {
+		row := ExerciseRow{Lesson: ex.Lesson.Title, Title: ex.Exercise.Title, Solved: ex.Solved, Tried: !ex.Latest.At.IsZero(),
+			Mode: ex.Latest.Mode, LastPassed: ex.Latest.Passed, Verdicts: ex.Verdicts}
+		if row.Tried {
+			row.When = ex.Latest.At.In(d.Zone).Format("2 Jan 15:04")
+			if row.Code, err = highlightPython(ex.Latest.Code); err != nil {
+				return err
+			}
+		}
+		v.Exercises = append(v.Exercises, row)
+	}
+	return render(w, r, learnerPage(v))
+}
+
+// highlightPython draws code with the CSS classes of the lessons'
+// highlighter (lessons.HighlightCSS), escaped by chroma.
+func highlightPython(code string) (template.HTML, error) {
+	lexer := lexers.Get("python")
+	it, err := lexer.Tokenise(nil, code)
+	if err != nil {
+		return "", fmt.Errorf("web: highlight code: %w", err)
+	}
+	var b bytes.Buffer
+	f := chromahtml.New(chromahtml.WithClasses(true), chromahtml.ClassPrefix("hl-"), chromahtml.TabWidth(4))
+	if err := f.Format(&b, styles.Get("github"), it); err != nil {
+		return "", fmt.Errorf("web: highlight code: %w", err)
+	}
+	return template.HTML(b.String()), nil
+}

@@ -1,0 +1,139 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"learn/progress"
+)
+
+// ClassesView is /classes: a teacher's classes and the form to make one,
+// or, for a learner, their classes and the forms to join one.
+type ClassesView struct {
+	Page
+	Teacher     bool
+	TeacherName string
+	Admin       bool
+	Classes     []ClassRow
+	// Mine are the learner's own classes.
+	Mine []MyClassView
+	// Error and Name redraw a refused create form.
+	Error, Name string
+}
+
+// ClassRow is one class in a teacher's list.
+type ClassRow struct {
+	ID       int64
+	Name     string
+	Code     string
+	Members  int
+	Archived bool
+}
+
+// MyClassView is one of a learner's classes.
+type MyClassView struct {
+	ID          int64
+	Name        string
+	Teacher     string
+	MyName      string
+	Assignments []AssignedView
+	Leaderboard []progress.LeaderRow
+}
+
+// AssignedView is a lesson assigned to the learner.
+type AssignedView struct {
+	Slug, Title string
+	Class       string
+	Teacher     string
+	DueDay      string
+	Done, Late  bool
+}
+
+// URL returns the class page's address.
+func (c ClassRow) URL() string { return classURL(c.ID) }
+
+func classURL(id int64) string { return "/classes/" + strconv.FormatInt(id, 10) }
+
+// myClassViews turns the core's classes into views.
+func myClassViews(mine []progress.MyClass) []MyClassView {
+	var out []MyClassView
+	for _, mc := range mine {
+		v := MyClassView{ID: mc.Class.ID, Name: mc.Class.Name, Teacher: mc.TeacherName, MyName: mc.Member.Name, Leaderboard: mc.Leaderboard}
+		for _, as := range mc.Assignments {
+			v.Assignments = append(v.Assignments, AssignedView{Slug: as.Lesson.Slug, Title: as.Lesson.Title, Class: mc.Class.Name,
+				Teacher: mc.TeacherName, DueDay: as.DueDay, Done: as.Done, Late: as.Late})
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// classesShow draws /classes for a teacher or a learner.
+func (s *Server) classesShow(w http.ResponseWriter, r *http.Request) error {
+	return s.renderClasses(w, r, http.StatusOK, "", "")
+}
+
+func (s *Server) renderClasses(w http.ResponseWriter, r *http.Request, status int, problem, name string) error {
+	a := progress.ActorFrom(r.Context())
+	v := ClassesView{Page: s.page(r, "Classes", "classes"), Teacher: a.IsTeacher(), TeacherName: a.TeacherName,
+		Admin: a.Role == progress.RoleAdmin, Error: problem, Name: name}
+	if a.IsTeacher() {
+		classes, err := s.app.Classes(r.Context(), a)
+		if err != nil {
+			return err
+		}
+		for _, c := range classes {
+			v.Classes = append(v.Classes, ClassRow{ID: c.ID, Name: c.Name, Code: c.JoinCode, Members: c.MemberCount, Archived: c.Archived()})
+		}
+	}
+	mine, err := s.app.MyClasses(r.Context(), a)
+	if err != nil {
+		return err
+	}
+	v.Mine = myClassViews(mine)
+	return renderStatus(w, r, status, classesPage(v))
+}
+
+// classCreate makes a class and sends the teacher to its page.
+func (s *Server) classCreate(w http.ResponseWriter, r *http.Request) error {
+	if err := parseForm(r); err != nil {
+		return err
+	}
+	c, err := s.app.CreateClass(r.Context(), progress.ActorFrom(r.Context()), r.PostFormValue("name"), r.PostFormValue("tz"))
+	if pe, ok := asInvalid(err); ok {
+		return s.renderClasses(w, r, http.StatusUnprocessableEntity, pe.Message, r.PostFormValue("name"))
+	}
+	if err != nil {
+		return err
+	}
+	http.Redirect(w, r, classURL(c.ID), http.StatusSeeOther)
+	return nil
+}
+
+// parseForm reads a posted form, or answers 400.
+func parseForm(r *http.Request) error {
+	if err := r.ParseForm(); err != nil {
+		return &Error{Status: http.StatusBadRequest, Message: "The form could not be read; reload the page and try again.", Err: err}
+	}
+	return nil
+}
+
+// asInvalid returns err as a core error of kind Invalid.
+func asInvalid(err error) (*progress.Error, bool) {
+	var pe *progress.Error
+	if errors.As(err, &pe) && pe.Kind == progress.Invalid {
+		return pe, true
+	}
+	return nil, false
+}
+
+// classID reads the {id} of a class route; a malformed one is the same 404
+// as a class the actor may not see.
+func classID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, notFoundError("There is no class at this address that you can see. Teachers: sign in to see your classes.")
+	}
+	return id, nil
+}

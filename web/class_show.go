@@ -1,0 +1,335 @@
+package web
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+	"strings"
+	"time"
+
+	"learn/progress"
+)
+
+// dashboardRefresh is how often the dashboard reloads itself, in seconds:
+// the script re-fetches it this often, and without JavaScript a
+// <noscript> meta refresh reloads the page.
+const dashboardRefresh = 10
+
+// DashboardView is the class page.
+type DashboardView struct {
+	Page
+	ID                int64
+	Name, Code        string
+	Zone              string
+	Archived          bool
+	Leaderboard       bool
+	Members           int
+	Sort              string
+	Columns           []GridColumn
+	Rows              []GridRow
+	Assignments       []AssignmentView
+	Unassigned        []LessonOption
+	Stuck             []StuckView
+	StuckExercises    []StuckExerciseView
+	Completion        XPChart
+	Spread            SpreadChart
+	Leaders           []progress.LeaderRow
+	Error             string
+	UpdatedAt         string
+	RefreshSeconds    int
+}
+
+// GridColumn is one sortable column of the roster.
+type GridColumn struct {
+	Key, Label, Title string
+	// Sorted is "descending" or "ascending" on the sorted column, else "".
+	Sorted string
+}
+
+// URL is the column's sort link.
+func (c GridColumn) URL(id int64) string { return classURL(id) + "?sort=" + c.Key }
+
+// GridRow is one learner of the roster.
+type GridRow struct {
+	LearnerID, Name string
+	URL             string
+	Cells           []GridCell
+	XP, Streak      int
+	LastActive      string
+	Late            int
+}
+
+// GridCell is one learner's state in one lesson.
+type GridCell struct {
+	Slug  string
+	Short string
+	// Long says the same in a sentence, for screen readers and the title.
+	Long  string
+	Class string
+	Late  bool
+}
+
+// AssignmentView is one assigned lesson with who is late.
+type AssignmentView struct {
+	Slug, Title string
+	DueDay      string
+	Done, Of    int
+	Late        []string
+}
+
+// LessonOption is a lesson that can be assigned.
+type LessonOption struct{ Slug, Title string }
+
+// StuckView is one item the class misses on the first try.
+type StuckView struct {
+	Lesson, Where, Prompt string
+	Rate                  int // percent
+	Missed, Tried         int
+	Wrong                 string
+	WrongCount            int
+}
+
+// StuckExerciseView is one exercise whose submissions fail.
+type StuckExerciseView struct {
+	Lesson, Title     string
+	Rate              int
+	Failed, Submits   int
+	Solvers, Learners int
+	Case, Verdict     string
+	CaseCount         int
+}
+
+// SpreadChart is a dot plot of first-try quiz scores, one row per quiz.
+type SpreadChart struct {
+	Width, Height int
+	Rows          []SpreadRow
+	Summary       string
+	// Ticks are the score axis labels (fractions of the quiz).
+	Ticks []SpreadTick
+}
+
+// SpreadRow is one quiz's line of dots.
+type SpreadRow struct {
+	Label string
+	Y     int
+	Dots  []SpreadDot
+}
+
+// SpreadDot is how many learners got one score.
+type SpreadDot struct {
+	X, R  float64
+	Title string
+}
+
+// SpreadTick is one axis label.
+type SpreadTick struct {
+	X     float64
+	Label string
+}
+
+// classShow draws the dashboard of one of the teacher's classes.
+func (s *Server) classShow(w http.ResponseWriter, r *http.Request) error {
+	return s.renderDashboard(w, r, http.StatusOK, "")
+}
+
+func (s *Server) renderDashboard(w http.ResponseWriter, r *http.Request, status int, problem string) error {
+	id, err := classID(r)
+	if err != nil {
+		return err
+	}
+	d, err := s.app.Dashboard(r.Context(), progress.ActorFrom(r.Context()), id, r.URL.Query().Get("sort"))
+	if err != nil {
+		return err
+	}
+	v := dashboardView(d)
+	v.Page = s.page(r, d.Class.Name, "classes")
+	v.Error = problem
+	v.Refresh = dashboardRefresh
+	if s.assets.Has("dashboard.js") {
+		v.Scripts = append(v.Scripts, s.assets.URL("dashboard.js"))
+	}
+	return renderStatus(w, r, status, dashboardPage(v))
+}
+
+// dashboardView turns the core's dashboard into what the page draws.
+func dashboardView(d progress.Dashboard) DashboardView {
+	c := d.Class
+	v := DashboardView{ID: c.ID, Name: c.Name, Code: c.JoinCode, Zone: c.TimeZone, Archived: c.Archived(), Leaderboard: c.Leaderboard,
+		Members: len(d.Rows), Sort: d.Sort, Leaders: d.Leaderboard, RefreshSeconds: dashboardRefresh,
+		UpdatedAt: d.Now.In(d.Zone).Format("15:04:05")}
+	col := func(key, label, title string, desc bool) GridColumn {
+		g := GridColumn{Key: key, Label: label, Title: title}
+		if key == d.Sort {
+			g.Sorted = "ascending"
+			if desc {
+				g.Sorted = "descending"
+			}
+		}
+		return g
+	}
+	v.Columns = append(v.Columns, col(progress.SortName, "Name", "Learner", false))
+	for i, l := range d.Lessons {
+		v.Columns = append(v.Columns, col(l.Slug, fmt.Sprint(i+1), l.Title, true))
+	}
+	v.Columns = append(v.Columns, col(progress.SortXP, "XP", "XP", true), col(progress.SortStreak, "Streak", "Streak in days", true),
+		col(progress.SortActive, "Last active", "Last active", true), col(progress.SortLate, "Late", "Assignments late", true))
+	for _, row := range d.Rows {
+		g := GridRow{LearnerID: row.Member.LearnerID, Name: row.Member.Name, XP: row.XP, Streak: row.StreakDays, Late: row.Late,
+			URL: classURL(c.ID) + "/learners/" + row.Member.LearnerID, LastActive: "never"}
+		if !row.LastActive.IsZero() {
+			g.LastActive = ago(d.Now.Sub(row.LastActive))
+		}
+		for _, cell := range row.Cells {
+			g.Cells = append(g.Cells, gridCell(cell))
+		}
+		v.Rows = append(v.Rows, g)
+	}
+	assigned := map[string]bool{}
+	for _, as := range d.Assignments {
+		assigned[as.LessonSlug] = true
+		v.Assignments = append(v.Assignments, AssignmentView{Slug: as.LessonSlug, Title: as.Lesson.Title, DueDay: as.DueDay,
+			Done: as.Done, Of: len(d.Rows), Late: as.Late})
+	}
+	for _, l := range d.Lessons {
+		if !assigned[l.Slug] {
+			v.Unassigned = append(v.Unassigned, LessonOption{Slug: l.Slug, Title: l.Title})
+		}
+	}
+	for _, st := range d.Stuck {
+		v.Stuck = append(v.Stuck, StuckView{Lesson: st.Lesson.Title, Where: st.Where, Prompt: st.Prompt,
+			Rate: int(math.Round(100 * st.MissRate())), Missed: st.Missed, Tried: st.Tried, Wrong: st.WrongAnswer, WrongCount: st.WrongCount})
+	}
+	for _, st := range d.StuckExercises {
+		v.StuckExercises = append(v.StuckExercises, StuckExerciseView{Lesson: st.Lesson.Title, Title: st.Exercise.Title,
+			Rate: int(math.Round(100 * st.FailRate())), Failed: st.Failed, Submits: st.Submits, Solvers: st.Solvers, Learners: st.Learners,
+			Case: st.Case, Verdict: st.Verdict, CaseCount: st.CaseCount})
+	}
+	v.Completion = completionChart(d.Completion, d.Now.In(d.Zone))
+	v.Spread = spreadChart(d.Spread)
+	return v
+}
+
+// gridCell says one lesson state in a few characters and in a sentence.
+func gridCell(c progress.LessonCell) GridCell {
+	g := GridCell{Slug: c.Lesson.Slug, Late: c.Late}
+	var long []string
+	switch c.State {
+	case progress.CellQuizPassed:
+		g.Short, g.Class = "passed", "cell cell-passed"
+		long = append(long, "quiz passed")
+	case progress.CellWidgetsDone:
+		g.Short, g.Class = "widgets", "cell cell-widgets"
+		long = append(long, "widgets done")
+	case progress.CellOpened:
+		g.Short, g.Class = "opened", "cell cell-opened"
+		long = append(long, "opened")
+	default:
+		g.Short, g.Class = "·", "cell"
+		long = append(long, "not started")
+	}
+	if c.Quiz.Attempts > 0 {
+		g.Short += fmt.Sprintf(" %d/%d", c.Quiz.First, c.Quiz.Total)
+		long = append(long, fmt.Sprintf("first try %d of %d, best %d, %s", c.Quiz.First, c.Quiz.Total, c.Quiz.Best, Plural(c.Quiz.Attempts, "quiz attempt", "quiz attempts")))
+	}
+	if c.Exercises > 0 && c.Solved > 0 {
+		g.Short += " ✓" + fmt.Sprint(c.Solved)
+		long = append(long, fmt.Sprintf("%d of %d exercises solved", c.Solved, c.Exercises))
+	}
+	if c.Late {
+		g.Class += " cell-late"
+		long = append(long, "late")
+	}
+	g.Long = strings.Join(long, "; ")
+	return g
+}
+
+// ago says how long ago in one short phrase.
+func ago(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min ago", int(d/time.Minute))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%d h ago", int(d/time.Hour))
+	}
+	return Plural(int(d/(24*time.Hour)), "day", "days") + " ago"
+}
+
+// completionChart draws the class's completed lessons against time.
+func completionChart(points []progress.CompletionPoint, now time.Time) XPChart {
+	c := XPChart{Width: 640, Height: 200, Summary: "No lesson completed yet."}
+	if len(points) == 0 {
+		return c
+	}
+	const left, right, top, bottom = 40.0, 10.0, 10.0, 24.0
+	start := points[0].Day
+	end := now
+	if !end.After(start) {
+		end = start.Add(24 * time.Hour)
+	}
+	span := end.Sub(start)
+	total := points[len(points)-1].Total
+	c.MaxXP = total
+	x := func(t time.Time) float64 { return left + (float64(c.Width)-left-right)*float64(t.Sub(start))/float64(span) }
+	y := func(n int) float64 { return top + (float64(c.Height)-top-bottom)*(1-float64(n)/float64(max(total, 1))) }
+	pts := []string{fmt.Sprintf("%.1f,%.1f", x(start), y(0))}
+	prev := 0
+	for _, p := range points {
+		pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(p.Day), y(prev)), fmt.Sprintf("%.1f,%.1f", x(p.Day), y(p.Total)))
+		prev = p.Total
+	}
+	pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(end), y(prev)))
+	c.Line = strings.Join(pts, " ")
+	c.Area = c.Line + fmt.Sprintf(" %.1f,%.1f %.1f,%.1f", x(end), y(0), x(start), y(0))
+	c.From, c.To = start.Format("2 Jan"), now.Format("2 Jan")
+	c.Summary = fmt.Sprintf("The class completed %s between %s and %s.", Plural(total, "lesson", "lessons"), c.From, c.To)
+	return c
+}
+
+// spreadChart draws one row of dots per quiz: a dot per score, its area
+// by how many learners got that score on their first try.
+func spreadChart(sp []progress.ScoreSpread) SpreadChart {
+	const left, right, rowH, top = 200.0, 20.0, 28, 24
+	c := SpreadChart{Width: 640}
+	most, tried := 0, 0
+	for _, s := range sp {
+		for _, n := range s.Counts {
+			most = max(most, n)
+			tried += n
+		}
+	}
+	if tried == 0 {
+		c.Summary = "No quiz tried yet."
+		return c
+	}
+	width := float64(c.Width) - left - right
+	for i := 0; i <= 4; i++ {
+		c.Ticks = append(c.Ticks, SpreadTick{X: left + width*float64(i)/4, Label: fmt.Sprintf("%d%%", i*25)})
+	}
+	var parts []string
+	for _, s := range sp {
+		row := SpreadRow{Label: s.Lesson.Title, Y: top + len(c.Rows)*rowH + rowH/2}
+		if len(row.Label) > 30 {
+			row.Label = row.Label[:29] + "…"
+		}
+		n := 0
+		for score, count := range s.Counts {
+			if count == 0 {
+				continue
+			}
+			n += count
+			row.Dots = append(row.Dots, SpreadDot{
+				X: left + width*float64(score)/float64(max(s.Total, 1)), R: 3 + 9*math.Sqrt(float64(count)/float64(most)),
+				Title: fmt.Sprintf("%s: %s scored %d of %d on the first try", s.Lesson.Title, Plural(count, "learner", "learners"), score, s.Total),
+			})
+		}
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%s: %d tried", s.Lesson.Title, n))
+		}
+		c.Rows = append(c.Rows, row)
+	}
+	c.Height = top + len(c.Rows)*rowH + 8
+	c.Summary = "First-try quiz scores, one row per lesson quiz. " + strings.Join(parts, "; ") + "."
+	return c
+}
