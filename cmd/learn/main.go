@@ -42,6 +42,7 @@ Commands:
   migrate-db
           copy a SQLite database into an empty PostgreSQL one and check the
           counts (migrate-db --from learn.db --to postgres://…)
+  teacher add, list or remove the teachers who sign in to follow classes
 
 Run "learn <command> --help" for the flags of a command. Flags may come
 before or after a command's arguments; "--" ends the flags.
@@ -81,6 +82,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runRotateKeys(ctx, args[1:], stdout, stderr)
 	case "migrate-db":
 		err = runMigrateDB(ctx, args[1:], stdout, stderr)
+	case "teacher":
+		err = runTeacher(ctx, args[1:], os.Stdin, stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

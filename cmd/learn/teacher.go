@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"golang.org/x/term"
+
+	"learn/progress"
+	"learn/store"
+)
+
+const teacherUsage = `Manage the teachers who sign in at /signin.
+
+Usage:
+  learn teacher add EMAIL [--name NAME] [--admin] [--db FILE]
+        asks for the password (twice, without echo), or reads one line
+        from standard input when it is not a terminal
+  learn teacher list [--db FILE]
+  learn teacher remove EMAIL [--db FILE]
+        removes the teacher, their sessions and their classes; learners
+        keep their own progress
+
+Flags (each also read from the environment variable shown):
+`
+
+// runTeacher is "learn teacher": it opens the database directly, so it
+// works while the server runs (SQLite's WAL lets both write).
+func runTeacher(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("teacher", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	db := fs.String("db", "learn.db", "SQLite database `file`")
+	name := fs.String("name", "", "the teacher's display `name` (default: the part of the e-mail before @)")
+	admin := fs.Bool("admin", false, "let the teacher see the list of teachers")
+	env := withEnv(fs)
+	delete(env, "name")
+	delete(env, "admin")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), teacherUsage)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args, env); err != nil {
+		return err
+	}
+	pos := fs.Args()
+	if len(pos) == 0 {
+		fs.Usage()
+		return errUsage
+	}
+	want := map[string]int{"add": 2, "list": 1, "remove": 2}
+	n, ok := want[pos[0]]
+	if !ok || len(pos) != n {
+		fmt.Fprintf(stderr, "learn teacher: expected \"add EMAIL\", \"list\" or \"remove EMAIL\", got %q\n", strings.Join(pos, " "))
+		return errUsage
+	}
+	st, err := store.Open(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	switch pos[0] {
+	case "add":
+		pw, err := readPassword(stdin, stderr)
+		if err != nil {
+			return err
+		}
+		t, err := progress.AddTeacher(ctx, st, progress.TeacherInput{Email: pos[1], Name: *name, Password: pw, Admin: *admin}, time.Now())
+		if err != nil {
+			return userError(err)
+		}
+		fmt.Fprintf(stdout, "added teacher %s (%s); they sign in at /signin\n", t.Email, t.Name)
+	case "list":
+		list, err := progress.ListTeachers(ctx, st)
+		if err != nil {
+			return err
+		}
+		if len(list) == 0 {
+			fmt.Fprintln(stdout, `no teachers yet; add one with "learn teacher add EMAIL"`)
+			return nil
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "EMAIL\tNAME\tCLASSES\tADMIN")
+		for _, t := range list {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%v\n", t.Email, t.Name, t.ClassCount, t.Admin)
+		}
+		return tw.Flush()
+	case "remove":
+		t, err := progress.RemoveTeacher(ctx, st, pos[1])
+		if err != nil {
+			return userError(err)
+		}
+		fmt.Fprintf(stdout, "removed teacher %s with their classes\n", t.Email)
+	}
+	return nil
+}
+
+// userError keeps only the message of a core error a user can act on.
+func userError(err error) error {
+	var pe *progress.Error
+	if errors.As(err, &pe) && pe.Kind != progress.Internal {
+		return errors.New(pe.Message)
+	}
+	return err
+}
+
+// readPassword asks twice without echo on a terminal, or reads one line
+// from a pipe.
+func readPassword(stdin io.Reader, stderr io.Writer) (string, error) {
+	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		fmt.Fprint(stderr, "Password (at least 10 characters): ")
+		first, err := term.ReadPassword(int(f.Fd()))
+		fmt.Fprintln(stderr)
+		if err != nil {
+			return "", fmt.Errorf("read password: %w", err)
+		}
+		fmt.Fprint(stderr, "Again: ")
+		again, err := term.ReadPassword(int(f.Fd()))
+		fmt.Fprintln(stderr)
+		if err != nil {
+			return "", fmt.Errorf("read password: %w", err)
+		}
+		if string(first) != string(again) {
+			return "", errors.New("the two passwords differ; nothing was added")
+		}
+		return string(first), nil
+	}
+	line, err := bufio.NewReader(stdin).ReadString('\n')
+	if err != nil && (err != io.EOF || line == "") {
+		return "", errors.New("no password on standard input: pipe one line, or run in a terminal to be asked")
+	}
+	return strings.TrimRight(line, "\r\n"), nil
+}
