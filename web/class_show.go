@@ -18,25 +18,25 @@ const dashboardRefresh = 10
 // DashboardView is the class page.
 type DashboardView struct {
 	Page
-	ID                int64
-	Name, Code        string
-	Zone              string
-	Archived          bool
-	Leaderboard       bool
-	Members           int
-	Sort              string
-	Columns           []GridColumn
-	Rows              []GridRow
-	Assignments       []AssignmentView
-	Unassigned        []LessonOption
-	Stuck             []StuckView
-	StuckExercises    []StuckExerciseView
-	Completion        XPChart
-	Spread            SpreadChart
-	Leaders           []progress.LeaderRow
-	Error             string
-	UpdatedAt         string
-	RefreshSeconds    int
+	ID             int64
+	Name, Code     string
+	Zone           string
+	Archived       bool
+	Leaderboard    bool
+	Members        int
+	Sort           string
+	Columns        []GridColumn
+	Rows           []GridRow
+	Assignments    []AssignmentView
+	Unassigned     []LessonOption
+	Stuck          []StuckView
+	StuckExercises []StuckExerciseView
+	Completion     XPChart
+	Spread         SpreadChart
+	Leaders        []progress.LeaderRow
+	Error          string
+	UpdatedAt      string
+	RefreshSeconds int
 }
 
 // GridColumn is one sortable column of the roster.
@@ -271,7 +271,9 @@ func completionChart(points []progress.CompletionPoint, now time.Time) XPChart {
 	span := end.Sub(start)
 	total := points[len(points)-1].Total
 	c.MaxXP = total
-	x := func(t time.Time) float64 { return left + (float64(c.Width)-left-right)*float64(t.Sub(start))/float64(span) }
+	x := func(t time.Time) float64 {
+		return left + (float64(c.Width)-left-right)*float64(t.Sub(start))/float64(span)
+	}
 	y := func(n int) float64 { return top + (float64(c.Height)-top-bottom)*(1-float64(n)/float64(max(total, 1))) }
 	pts := []string{fmt.Sprintf("%.1f,%.1f", x(start), y(0))}
 	prev := 0

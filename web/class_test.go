@@ -217,10 +217,10 @@ func TestClassRoutesAnswer404ToEveryoneButTheirTeacher(t *testing.T) {
 	owner.signIn("owner@school.example")
 	other.signIn("other@school.example")
 	class := owner.createClass("Year 9")
-	learner.join(owner.joinCode(class), "Ana")
+	learner.join(owner.joinCode(class), "Red Kite")
 	m := learnerLinkRe.FindStringSubmatch(owner.get(class).body)
 	if m == nil {
-		t.Fatal("the dashboard has no link to Ana's page")
+		t.Fatal("the dashboard has no link to the learner's page")
 	}
 	learnerPage := m[1]
 	slug := w.app.Course().Lessons[0].Slug
@@ -262,7 +262,7 @@ func TestClassRoutesAnswer404ToEveryoneButTheirTeacher(t *testing.T) {
 			if a.status != http.StatusNotFound {
 				t.Errorf("%s %s by %s = %d, want 404", rt.method, rt.path, who.name, a.status)
 			}
-			if strings.Contains(a.body, "Ana") || strings.Contains(a.body, "Year 9") {
+			if strings.Contains(a.body, "Red Kite") || strings.Contains(a.body, "Year 9") {
 				t.Errorf("%s %s by %s shows the class's data", rt.method, rt.path, who.name)
 			}
 		}
@@ -437,37 +437,37 @@ func TestJoinKeepsProgressAndSecretWordsSignInElsewhere(t *testing.T) {
 	if before == "0" {
 		t.Fatal("the learner earned no XP before joining")
 	}
-	if a := laptop.post("/join", url.Values{"code": {"NOPE22"}, "name": {"Ana"}}); a.status != http.StatusNotFound {
+	if a := laptop.post("/join", url.Values{"code": {"NOPE22"}, "name": {"Red Kite"}}); a.status != http.StatusNotFound {
 		t.Errorf("a wrong code = %d, want 404", a.status)
 	}
-	secret := laptop.join(strings.ToLower(code[:3])+"-"+code[3:], "Ana") // case and a hyphen do not matter
+	secret := laptop.join(strings.ToLower(code[:3])+"-"+code[3:], "Red Kite") // case and a hyphen do not matter
 	if n := len(strings.Fields(secret)); n < 2 || n > 3 {
 		t.Errorf("secret words = %q, want two or three", secret)
 	}
 	if got := laptop.xp(); got != before {
 		t.Errorf("XP after joining = %s, want %s", got, before)
 	}
-	if again := laptop.join(code, "Ana"); again != secret {
+	if again := laptop.join(code, "Red Kite"); again != secret {
 		t.Errorf("joining again gave other words %q", again)
 	}
 	rival := w.browser()
-	if a := rival.post("/join", url.Values{"code": {code}, "name": {" ana "}}); a.status != http.StatusUnprocessableEntity {
+	if a := rival.post("/join", url.Values{"code": {code}, "name": {" red kite "}}); a.status != http.StatusUnprocessableEntity {
 		t.Errorf("a name already in the class = %d, want 422", a.status)
 	}
 	if !strings.Contains(teacher.get(class).body, secret) {
 		// The dashboard does not show the words; the learner page does.
 		m := learnerLinkRe.FindStringSubmatch(teacher.get(class).body)
 		if m == nil || !strings.Contains(teacher.get(m[1]).body, secret) {
-			t.Error("the teacher cannot see Ana's secret words")
+			t.Error("the teacher cannot see the learner's secret words")
 		}
 	}
 
 	phone := w.browser()
 	oldCookie := phone.cookie(learnerCookie)
-	if a := phone.post("/join/signin", url.Values{"code": {code}, "name": {"Ana"}, "secret": {"wrong words here"}}); a.status != http.StatusUnauthorized {
+	if a := phone.post("/join/signin", url.Values{"code": {code}, "name": {"Red Kite"}, "secret": {"wrong words here"}}); a.status != http.StatusUnauthorized {
 		t.Errorf("wrong secret words = %d, want 401", a.status)
 	}
-	a := phone.post("/join/signin", url.Values{"code": {code}, "name": {"ANA"}, "secret": {strings.ToUpper(secret)}})
+	a := phone.post("/join/signin", url.Values{"code": {code}, "name": {"RED KITE"}, "secret": {strings.ToUpper(secret)}})
 	if a.status != http.StatusSeeOther {
 		t.Fatalf("sign-in with the words = %d:\n%s", a.status, a.body)
 	}
@@ -481,17 +481,17 @@ func TestJoinKeepsProgressAndSecretWordsSignInElsewhere(t *testing.T) {
 	thief := w.browser()
 	limited := false
 	for range progress.SecretTriesPerName + 1 {
-		if a := thief.post("/join/signin", url.Values{"code": {code}, "name": {"Ana"}, "secret": {"apple river stone"}}); a.status == http.StatusTooManyRequests {
+		if a := thief.post("/join/signin", url.Values{"code": {code}, "name": {"Red Kite"}, "secret": {"apple river stone"}}); a.status == http.StatusTooManyRequests {
 			limited = true
 		}
 	}
 	if !limited {
-		t.Errorf("guessing Ana's words was not limited after %d tries", progress.SecretTriesPerName)
+		t.Errorf("guessing the learner's words was not limited after %d tries", progress.SecretTriesPerName)
 	}
 	// New words from the teacher end the old ones.
 	m := learnerLinkRe.FindStringSubmatch(teacher.get(class).body)
 	teacher.post(m[1]+"/secret", nil)
-	if a := w.browser().post("/join/signin", url.Values{"code": {code}, "name": {"Ana"}, "secret": {secret}}); a.status == http.StatusSeeOther {
+	if a := w.browser().post("/join/signin", url.Values{"code": {code}, "name": {"Red Kite"}, "secret": {secret}}); a.status == http.StatusSeeOther {
 		t.Error("the old words still sign in after the teacher made new ones")
 	}
 	// The learner can leave; their progress stays.
@@ -499,8 +499,8 @@ func TestJoinKeepsProgressAndSecretWordsSignInElsewhere(t *testing.T) {
 	if a := laptop.post("/classes/"+id+"/leave", nil); a.status != http.StatusSeeOther {
 		t.Errorf("leave = %d", a.status)
 	}
-	if strings.Contains(teacher.get(class).body, ">Ana<") {
-		t.Error("Ana is still on the roster after leaving")
+	if strings.Contains(teacher.get(class).body, ">Red Kite<") {
+		t.Error("the learner is still on the roster after leaving")
 	}
 	if got := laptop.xp(); got != before {
 		t.Errorf("XP after leaving = %s, want %s", got, before)
@@ -515,7 +515,7 @@ func TestDeleteMyData(t *testing.T) {
 	class := teacher.createClass("Year 9")
 	b := w.browser()
 	b.earn(w.app)
-	b.join(teacher.joinCode(class), "Ana")
+	b.join(teacher.joinCode(class), "Red Kite")
 	if a := b.post("/me/delete", url.Values{"confirm": {"no"}}); a.status != http.StatusUnprocessableEntity || b.xp() == "0" {
 		t.Errorf("an unconfirmed delete = %d, and must keep the data", a.status)
 	}
@@ -525,14 +525,14 @@ func TestDeleteMyData(t *testing.T) {
 	if got := b.xp(); got != "0" {
 		t.Errorf("XP after deleting = %s, want 0", got)
 	}
-	if strings.Contains(teacher.get(class).body, ">Ana<") {
+	if strings.Contains(teacher.get(class).body, ">Red Kite<") {
 		t.Error("a deleted learner is still on the roster")
 	}
 }
 
 func TestSafeCell(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{"Ana", "Ana"},
+		{"Red Kite", "Red Kite"},
 		{"=HYPERLINK(\"http://x\")", "'=HYPERLINK(\"http://x\")"},
 		{"+1", "'+1"},
 		{"-2+3", "'-2+3"},
@@ -595,7 +595,7 @@ func TestAssignmentsShowOnTheLearnersHome(t *testing.T) {
 	teacher.signIn("t@school.example")
 	class := teacher.createClass("Year 9")
 	b := w.browser()
-	b.join(teacher.joinCode(class), "Ana")
+	b.join(teacher.joinCode(class), "Red Kite")
 	l := w.app.Course().Lessons[2]
 	if a := teacher.post(class+"/assignments", url.Values{"lesson": {l.Slug}, "due": {"2020-01-31"}}); a.status != http.StatusSeeOther {
 		t.Fatalf("assign = %d", a.status)
@@ -607,7 +607,7 @@ func TestAssignmentsShowOnTheLearnersHome(t *testing.T) {
 	if !strings.Contains(home, `data-testid="assigned"`) || !strings.Contains(home, l.Title) || !strings.Contains(home, "due 2020-01-31") || !strings.Contains(home, "late") {
 		t.Errorf("the learner's home does not show the late assignment of %q", l.Title)
 	}
-	if dash := teacher.get(class).body; !strings.Contains(dash, `data-testid="late"`) || !strings.Contains(dash, "late: Ana") {
-		t.Error("the dashboard does not show that Ana is late")
+	if dash := teacher.get(class).body; !strings.Contains(dash, `data-testid="late"`) || !strings.Contains(dash, "late: Red Kite") {
+		t.Error("the dashboard does not show that the learner is late")
 	}
 }

@@ -143,7 +143,7 @@ func testClasses(t *testing.T, s progress.Store) {
 	if err := s.UpdateClass(ctx, progress.Class{ID: 999, Name: "x", TimeZone: "UTC"}); !errors.Is(err, progress.ErrNotFound) {
 		t.Errorf("UpdateClass(unknown) = %v, want ErrNotFound", err)
 	}
-	member(t, s, c2.ID, "l1", "ana")
+	member(t, s, c2.ID, "l1", "amber")
 	if err := s.SetAssignment(ctx, progress.Assignment{ClassID: c2.ID, LessonSlug: "a", AssignedAt: t0}); err != nil {
 		t.Fatal(err)
 	}
@@ -199,10 +199,10 @@ func testMembers(t *testing.T, s progress.Store) {
 	a := teacher(t, s, "a@school.example")
 	c := class(t, s, a.ID, "one", "ABCDEF")
 	other := class(t, s, a.ID, "two", "GHJKMN")
-	member(t, s, c.ID, "l2", "zoe")
-	member(t, s, c.ID, "l1", "ana")
-	member(t, s, other.ID, "l1", "ana")
-	if err := s.AddMember(ctx, progress.Member{ClassID: c.ID, LearnerID: "l3", Name: "Ana", NameKey: "ana", Secret: "x", SecretHash: "y", JoinedAt: t0}); !errors.Is(err, progress.ErrConflict) {
+	member(t, s, c.ID, "l2", "zinc")
+	member(t, s, c.ID, "l1", "amber")
+	member(t, s, other.ID, "l1", "amber")
+	if err := s.AddMember(ctx, progress.Member{ClassID: c.ID, LearnerID: "l3", Name: "Amber", NameKey: "amber", Secret: "x", SecretHash: "y", JoinedAt: t0}); !errors.Is(err, progress.ErrConflict) {
 		t.Errorf("a taken name: %v, want ErrConflict", err)
 	}
 	if err := s.AddMember(ctx, progress.Member{ClassID: c.ID, LearnerID: "l1", Name: "Other", NameKey: "other", Secret: "x", SecretHash: "y", JoinedAt: t0}); !errors.Is(err, progress.ErrConflict) {
@@ -212,13 +212,13 @@ func testMembers(t *testing.T, s progress.Store) {
 		t.Errorf("AddMember did not create the learner: %v", err)
 	}
 	ms, err := s.Members(ctx, c.ID)
-	if err != nil || len(ms) != 2 || ms[0].Name != "ana" || ms[1].Name != "zoe" || ms[0].Secret != "a b c" || !ms[0].JoinedAt.Equal(t0) {
-		t.Errorf("Members = %+v (%v), want ana then zoe", ms, err)
+	if err != nil || len(ms) != 2 || ms[0].Name != "amber" || ms[1].Name != "zinc" || ms[0].Secret != "a b c" || !ms[0].JoinedAt.Equal(t0) {
+		t.Errorf("Members = %+v (%v), want amber then zinc", ms, err)
 	}
 	if got, err := s.FindClass(ctx, c.ID); err != nil || got.MemberCount != 2 {
 		t.Errorf("MemberCount = %d (%v), want 2", got.MemberCount, err)
 	}
-	if m, err := s.FindMemberByName(ctx, c.ID, "zoe"); err != nil || m.LearnerID != "l2" || m.SecretHash != "hash-zoe" {
+	if m, err := s.FindMemberByName(ctx, c.ID, "zinc"); err != nil || m.LearnerID != "l2" || m.SecretHash != "hash-zinc" {
 		t.Errorf("FindMemberByName = %+v (%v)", m, err)
 	}
 	if _, err := s.FindMemberByName(ctx, c.ID, "nobody"); !errors.Is(err, progress.ErrNotFound) {
@@ -234,7 +234,7 @@ func testMembers(t *testing.T, s progress.Store) {
 		t.Errorf("SetMemberSecret(not a member) = %v, want ErrNotFound", err)
 	}
 	lc, err := s.LearnerClasses(ctx, "l1")
-	if err != nil || len(lc) != 2 || lc[0].Class.Name != "one" || lc[0].TeacherName != a.Name || lc[0].Member.Name != "ana" {
+	if err != nil || len(lc) != 2 || lc[0].Class.Name != "one" || lc[0].TeacherName != a.Name || lc[0].Member.Name != "amber" {
 		t.Errorf("LearnerClasses = %+v (%v), want one and two taught by %s", lc, err, a.Name)
 	}
 	other.ArchivedAt = t0
@@ -291,8 +291,8 @@ func testClassActivity(t *testing.T, s progress.Store) {
 	ctx := context.Background()
 	a := teacher(t, s, "a@school.example")
 	c := class(t, s, a.ID, "one", "ABCDEF")
-	member(t, s, c.ID, "l1", "ana")
-	member(t, s, c.ID, "l2", "ben")
+	member(t, s, c.ID, "l1", "amber")
+	member(t, s, c.ID, "l2", "basil")
 	// An outsider's activity never shows.
 	if err := record(s, "out", "a", "quiz", true, t0, progress.AttemptEffects{Award: &progress.Award{Key: "quiz:a", Amount: 50, Reason: "x"}, CompleteLesson: true}); err != nil {
 		t.Fatal(err)
@@ -370,8 +370,8 @@ func testClassFirstTries(t *testing.T, s progress.Store) {
 	ctx := context.Background()
 	a := teacher(t, s, "a@school.example")
 	c := class(t, s, a.ID, "one", "ABCDEF")
-	member(t, s, c.ID, "l1", "ana")
-	member(t, s, c.ID, "l2", "ben")
+	member(t, s, c.ID, "l1", "amber")
+	member(t, s, c.ID, "l2", "basil")
 	try := func(learner, widget, kind, answers string, at time.Time) {
 		t.Helper()
 		if _, err := s.RecordAttempt(ctx, progress.Attempt{LearnerID: learner, LessonSlug: "a", WidgetID: widget, Kind: kind,
@@ -419,8 +419,8 @@ func testClassExerciseStats(t *testing.T, s progress.Store) {
 	ctx := context.Background()
 	a := teacher(t, s, "a@school.example")
 	c := class(t, s, a.ID, "one", "ABCDEF")
-	member(t, s, c.ID, "l1", "ana")
-	member(t, s, c.ID, "l2", "ben")
+	member(t, s, c.ID, "l1", "amber")
+	member(t, s, c.ID, "l2", "basil")
 	failing := `{"cases":[{"name":"sample","verdict":"passed"},{"name":"empty","verdict":"wrong output"}],"passed":false}`
 	crash := `{"cases":[{"name":"sample","verdict":"error"},{"name":"empty","verdict":"wrong output"}],"passed":false}`
 	for _, sub := range []progress.Submission{
@@ -479,8 +479,8 @@ func testDeleteLearner(t *testing.T, s progress.Store) {
 	ctx := context.Background()
 	a := teacher(t, s, "a@school.example")
 	c := class(t, s, a.ID, "one", "ABCDEF")
-	member(t, s, c.ID, "l1", "ana")
-	member(t, s, c.ID, "l2", "ben")
+	member(t, s, c.ID, "l1", "amber")
+	member(t, s, c.ID, "l2", "basil")
 	if err := record(s, "l1", "a", "quiz", false, t0, progress.AttemptEffects{Award: &progress.Award{Key: "k", Amount: 5, Reason: "x"},
 		Missed: []progress.ReviewCard{card("a/w/1", t0)}, CompleteLesson: true}); err != nil {
 		t.Fatal(err)
