@@ -96,9 +96,9 @@ type ClassroomStore interface {
 	// WeeklyXP returns the XP each member of the class earned since since,
 	// keyed by learner id; members who earned none are absent.
 	WeeklyXP(ctx context.Context, classID int64, since time.Time) (map[string]int, error)
-	// ClassFirstTries returns, for every widget and quiz a member tried,
-	// how many members tried it and how often each answer was given to
-	// each item on a member's first try.
+	// ClassFirstTries returns, for every widget and quiz members tried
+	// (classify, annotate and quiz attempts; not reviews), each distinct
+	// set of answers given on a member's first try and how many gave it.
 	ClassFirstTries(ctx context.Context, classID int64) (FirstTries, error)
 	// ClassExerciseStats returns, per exercise members submitted, the
 	// submissions and failures, and how often each case failed with each
@@ -207,28 +207,20 @@ type ClassActivity struct {
 }
 
 // FirstTries is how a class answered widgets and quizzes on their first
-// try.
+// try: each distinct set of answers to a widget with how many members gave
+// it. Most of a class gives the same few sets, so this stays short however
+// large the class.
 type FirstTries struct {
-	// Widgets counts the members who tried each widget.
-	Widgets []WidgetTries
-	// Answers counts each answer given to each item.
-	Answers []AnswerCount
+	Answers []AnswerSet
 }
 
-// WidgetTries is how many members tried one widget or quiz.
-type WidgetTries struct {
+// AnswerSet is one set of answers to one widget or quiz (the attempt's
+// Answers JSON, as stored) and how many members gave it on their first
+// try.
+type AnswerSet struct {
 	LessonSlug, WidgetID, Kind string
-	Learners                   int
-}
-
-// AnswerCount is how many members gave one answer to one item on their
-// first try. Value is the item's answer as stored JSON: a category id
-// string for classify, a hint object for annotate, a list of choices for a
-// quiz question.
-type AnswerCount struct {
-	LessonSlug, WidgetID, ItemID string
-	Value                        string
-	Count                        int
+	Answers                    string
+	Count                      int
 }
 
 // ExerciseStat is how a class's submissions of one exercise went.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"learn/lessons"
@@ -180,39 +181,55 @@ func (s *Service) Dashboard(ctx context.Context, a Actor, classID int64, sort st
 	now := s.now()
 	d := Dashboard{Class: c, Lessons: s.Course().Lessons, Now: now}
 	d.Zone, _ = quiz.Zone(c.TimeZone)
-	members, err := s.store.Members(ctx, c.ID)
-	if err != nil {
-		return d, err
-	}
-	act, err := s.store.ClassActivity(ctx, c.ID)
-	if err != nil {
-		return d, err
-	}
-	assignments, err := s.store.Assignments(ctx, c.ID)
+	// The reads are independent: run them side by side, each on its own
+	// connection, so the page costs the slowest of them, not their sum.
+	var (
+		members     []Member
+		act         ClassActivity
+		assignments []Assignment
+		tries       FirstTries
+		stats       []ExerciseStat
+		fails       []CaseFailure
+		week        map[string]int
+	)
+	err = parallel(
+		func() (err error) { members, err = s.store.Members(ctx, c.ID); return },
+		func() (err error) { act, err = s.store.ClassActivity(ctx, c.ID); return },
+		func() (err error) { assignments, err = s.store.Assignments(ctx, c.ID); return },
+		func() (err error) { tries, err = s.store.ClassFirstTries(ctx, c.ID); return },
+		func() (err error) { stats, fails, err = s.store.ClassExerciseStats(ctx, c.ID); return },
+		func() (err error) {
+			if c.Leaderboard {
+				week, err = s.store.WeeklyXP(ctx, c.ID, weekStart(now, d.Zone))
+			}
+			return
+		},
+	)
 	if err != nil {
 		return d, err
 	}
 	d.Rows = s.roster(members, act, assignments, d.Zone, now)
 	d.Assignments = s.assignmentStatus(assignments, members, act, c.TimeZone, now)
 	d.Sort = sortRoster(d.Rows, sort, d.Lessons)
-	tries, err := s.store.ClassFirstTries(ctx, c.ID)
-	if err != nil {
-		return d, err
-	}
 	d.Stuck = s.stuckItems(tries)
-	stats, fails, err := s.store.ClassExerciseStats(ctx, c.ID)
-	if err != nil {
-		return d, err
-	}
 	d.StuckExercises = s.stuckExercises(stats, fails)
 	d.Completion = completion(act, d.Zone)
 	d.Spread = spread(d.Rows, d.Lessons)
 	if c.Leaderboard {
-		if d.Leaderboard, err = s.leaderboard(ctx, c, members, now); err != nil {
-			return d, err
-		}
+		d.Leaderboard = leaderRows(members, week)
 	}
 	return d, nil
+}
+
+// parallel runs fns at once and returns the first error.
+func parallel(fns ...func() error) error {
+	errs := make([]error, len(fns))
+	var wg sync.WaitGroup
+	for i, fn := range fns {
+		wg.Go(func() { errs[i] = fn() })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // roster builds one row per member.
@@ -463,10 +480,6 @@ func prompt(q *quiz.Question) string {
 // ranks items by miss rate.
 func (s *Service) stuckItems(t FirstTries) []StuckItem {
 	type key struct{ lesson, widget, item string }
-	tried := map[[2]string]int{}
-	for _, w := range t.Widgets {
-		tried[[2]string{w.LessonSlug, w.WidgetID}] = w.Learners
-	}
 	type agg struct {
 		it              item
 		lesson          *lessons.Lesson
@@ -474,34 +487,42 @@ func (s *Service) stuckItems(t FirstTries) []StuckItem {
 		answered, right int
 		wrong           map[string]int
 	}
+	tried := map[[2]string]int{}
 	items := map[key]*agg{}
 	var order []key
-	for _, ac := range t.Answers {
-		k := key{ac.LessonSlug, ac.WidgetID, ac.ItemID}
-		a, ok := items[k]
-		if !ok {
-			lesson, w, err := s.lessonWidget(ac.LessonSlug, ac.WidgetID)
-			if err != nil {
-				continue
-			}
-			it, ok := widgetItem(w, ac.ItemID)
-			if !ok {
-				continue
-			}
-			where := w.ID
-			if w.Kind == quiz.KindQuiz {
-				where = "Quiz"
-			}
-			a = &agg{it: it, lesson: lesson, where: where, wrong: map[string]int{}}
-			items[k] = a
-			order = append(order, k)
+	for _, set := range t.Answers {
+		lesson, w, err := s.lessonWidget(set.LessonSlug, set.WidgetID)
+		if err != nil {
+			continue // the course changed; old answers no longer name its items
 		}
-		given := choices(a.it.question.Kind, ac.Value)
-		a.answered += ac.Count
-		if quiz.GradeQuestion(&a.it.question, given).Right {
-			a.right += ac.Count
-		} else {
-			a.wrong[describe(&a.it.question, given)] += ac.Count
+		tried[[2]string{set.LessonSlug, set.WidgetID}] += set.Count
+		var answers map[string]json.RawMessage
+		if json.Unmarshal([]byte(set.Answers), &answers) != nil {
+			continue
+		}
+		for itemID, value := range answers {
+			k := key{set.LessonSlug, set.WidgetID, itemID}
+			a, ok := items[k]
+			if !ok {
+				it, ok := widgetItem(w, itemID)
+				if !ok {
+					continue
+				}
+				where := w.ID
+				if w.Kind == quiz.KindQuiz {
+					where = "Quiz"
+				}
+				a = &agg{it: it, lesson: lesson, where: where, wrong: map[string]int{}}
+				items[k] = a
+				order = append(order, k)
+			}
+			given := choices(a.it.question.Kind, string(value))
+			a.answered += set.Count
+			if quiz.GradeQuestion(&a.it.question, given).Right {
+				a.right += set.Count
+			} else {
+				a.wrong[describe(&a.it.question, given)] += set.Count
+			}
 		}
 	}
 	var out []StuckItem
@@ -509,6 +530,7 @@ func (s *Service) stuckItems(t FirstTries) []StuckItem {
 		a := items[k]
 		total := a.answered
 		if a.it.always {
+			// An item every try shows and a try left unanswered is a miss.
 			total = max(total, tried[[2]string{k.lesson, k.widget}])
 		}
 		st := StuckItem{Lesson: a.lesson, Where: a.where, Prompt: prompt(&a.it.question), Tried: total, Missed: total - a.right}
@@ -522,7 +544,8 @@ func (s *Service) stuckItems(t FirstTries) []StuckItem {
 		}
 	}
 	slices.SortStableFunc(out, func(a, b StuckItem) int {
-		return cmp.Or(cmp.Compare(b.MissRate(), a.MissRate()), cmp.Compare(b.Missed, a.Missed), cmp.Compare(a.Prompt, b.Prompt))
+		return cmp.Or(cmp.Compare(b.MissRate(), a.MissRate()), cmp.Compare(b.Missed, a.Missed),
+			cmp.Compare(a.Lesson.Order, b.Lesson.Order), cmp.Compare(a.Prompt, b.Prompt))
 	})
 	if len(out) > maxStuck {
 		out = out[:maxStuck]
@@ -615,6 +638,12 @@ func (s *Service) leaderboard(ctx context.Context, c Class, members []Member, no
 	if err != nil {
 		return nil, err
 	}
+	return leaderRows(members, xp), nil
+}
+
+// leaderRows ranks members by this week's XP; members with none are left
+// out, and ties share a rank.
+func leaderRows(members []Member, xp map[string]int) []LeaderRow {
 	var rows []LeaderRow
 	for _, m := range members {
 		if xp[m.LearnerID] > 0 {
@@ -628,7 +657,7 @@ func (s *Service) leaderboard(ctx context.Context, c Class, members []Member, no
 			rows[i].Rank = rows[i-1].Rank
 		}
 	}
-	return rows, nil
+	return rows
 }
 
 // LearnerDetail is one learner's page for their teacher.

@@ -3,8 +3,10 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"learn/progress"
@@ -44,44 +46,41 @@ func nested[V any](m map[string]map[string]V, k1 string) map[string]V {
 // Class-wide queries, kept as constants so the query-plan test checks the
 // very text that runs.
 const (
+	// Each query walks the class's learner ids in order (the IN list) and
+	// each learner's rows by an index that starts with learner_id, grouping
+	// or ordering in that same order, so SQLite sorts nothing.
+	members = `(SELECT m.learner_id FROM class_members m WHERE m.class_id = ?)`
 	classLessonsQuery = `SELECT p.learner_id, p.lesson_slug, p.opened_at, p.completed_at
-		FROM class_members m JOIN lesson_progress p ON p.learner_id = m.learner_id WHERE m.class_id = ?`
+		FROM lesson_progress p WHERE p.learner_id IN ` + members
 	classQuizzesQuery = `SELECT a.learner_id, a.lesson_slug, a.score, a.total, a.passed, a.created_at
-		FROM class_members m JOIN attempts a ON a.learner_id = m.learner_id AND a.kind = 'quiz'
-		WHERE m.class_id = ? ORDER BY a.id`
-	classWidgetsQuery = `SELECT a.learner_id, a.lesson_slug, count(*),
-		count(DISTINCT CASE WHEN a.kind IN ('classify', 'annotate') AND a.passed = 1 THEN a.widget_id END)
-		FROM class_members m JOIN attempts a ON a.learner_id = m.learner_id AND a.kind IN ('classify', 'annotate', 'quiz')
-		WHERE m.class_id = ? GROUP BY a.learner_id, a.lesson_slug`
+		FROM attempts a WHERE a.learner_id IN ` + members + ` AND a.kind = 'quiz'
+		ORDER BY a.learner_id, a.kind, a.lesson_slug, a.widget_id, a.id`
+	classWidgetsQuery = `SELECT a.learner_id, a.kind, a.lesson_slug, a.widget_id, count(*), max(a.passed)
+		FROM attempts a WHERE a.learner_id IN ` + members + ` AND a.kind IN ('annotate', 'classify', 'quiz')
+		GROUP BY a.learner_id, a.kind, a.lesson_slug, a.widget_id`
 	classExercisesQuery = `SELECT s.learner_id, s.exercise_id, count(*),
 		min(CASE WHEN s.mode = 'submit' AND s.passed = 1 THEN s.created_at END), max(s.created_at)
-		FROM class_members m JOIN submissions s ON s.learner_id = m.learner_id
-		WHERE m.class_id = ? GROUP BY s.learner_id, s.exercise_id`
+		FROM submissions s WHERE s.learner_id IN ` + members + ` GROUP BY s.learner_id, s.exercise_id`
 	classXPQuery = `SELECT x.learner_id, sum(x.amount)
-		FROM class_members m JOIN xp_awards x ON x.learner_id = m.learner_id
-		WHERE m.class_id = ? GROUP BY x.learner_id`
-	// Activity comes as the latest time in each ten-minute bucket (the
-	// first 15 characters of a fixed-width time): a streak counts days, and
-	// a learner's hundreds of attempts shrink to a few dozen rows.
-	classTimesQuery = `SELECT a.learner_id, substr(a.created_at, 1, 15), max(a.created_at)
-		FROM class_members m JOIN attempts a ON a.learner_id = m.learner_id
-		WHERE m.class_id = ? GROUP BY a.learner_id, substr(a.created_at, 1, 15)`
+		FROM xp_awards x WHERE x.learner_id IN ` + members + ` GROUP BY x.learner_id`
+	// Activity times in index order (learner, then time), so nothing is
+	// sorted; the reader keeps one time per ten minutes.
+	classTimesQuery = `SELECT a.learner_id, a.created_at FROM attempts a
+		WHERE a.learner_id IN ` + members + ` ORDER BY a.learner_id, a.created_at`
 	weeklyXPQuery = `SELECT x.learner_id, sum(x.amount)
 		FROM class_members m JOIN xp_awards x ON x.learner_id = m.learner_id AND x.created_at >= ?
 		WHERE m.class_id = ? GROUP BY x.learner_id`
 	// firstTries is each member's first attempt at each widget or quiz.
 	firstTries = `WITH firsts AS (
 		SELECT a.learner_id, a.kind, a.lesson_slug, a.widget_id, min(a.id) AS id
-		FROM class_members m JOIN attempts a ON a.learner_id = m.learner_id AND a.kind IN ('classify', 'annotate', 'quiz')
-		WHERE m.class_id = ? GROUP BY a.learner_id, a.kind, a.lesson_slug, a.widget_id)`
-	classTriesQuery = firstTries + `
-		SELECT lesson_slug, widget_id, kind, count(*) FROM firsts GROUP BY lesson_slug, widget_id, kind`
-	// SQLite-only: json_each and json_quote (PostgreSQL: jsonb_each and
-	// value::text). Each value comes back as JSON text.
+		FROM attempts a WHERE a.learner_id IN ` + members + ` AND a.kind IN ('annotate', 'classify', 'quiz')
+		GROUP BY a.learner_id, a.kind, a.lesson_slug, a.widget_id)`
+	// Identical answer sets are counted once: json.Marshal writes maps
+	// with sorted keys, so the same answers are the same text.
 	classAnswersQuery = firstTries + `
-		SELECT f.lesson_slug, f.widget_id, j.key, json_quote(j.value), count(*)
-		FROM firsts f JOIN attempts a ON a.id = f.id, json_each(a.answers) j
-		GROUP BY f.lesson_slug, f.widget_id, j.key, json_quote(j.value)`
+		SELECT f.lesson_slug, f.widget_id, f.kind, a.answers, count(*)
+		FROM firsts f JOIN attempts a ON a.id = f.id
+		GROUP BY f.lesson_slug, f.widget_id, f.kind, a.answers`
 	classSubmitsQuery = `SELECT s.exercise_id, count(DISTINCT s.learner_id),
 		count(DISTINCT CASE WHEN s.passed = 1 THEN s.learner_id END), count(*), sum(CASE WHEN s.passed = 1 THEN 0 ELSE 1 END)
 		FROM class_members m JOIN submissions s ON s.learner_id = m.learner_id AND s.mode = 'submit'
@@ -96,124 +95,165 @@ const (
 )
 
 // ClassActivity reads every member's lessons, quizzes, widgets, exercises,
-// XP and activity times in six queries.
+// XP and activity times in six queries run side by side.
 func (s *Store) ClassActivity(ctx context.Context, classID int64) (progress.ClassActivity, error) {
 	act := progress.ClassActivity{
 		Lessons: map[string]map[string]progress.LessonProgress{}, Quizzes: map[string]map[string]progress.QuizScore{},
 		Exercises: map[string]map[string]progress.ExerciseState{}, WidgetsPassed: map[string]map[string]int{},
 		Attempts: map[string]map[string]int{}, XP: map[string]int{}, Times: map[string][]time.Time{},
 	}
-	err := s.query(ctx, "class lessons", func(rows *sql.Rows) error {
-		var id, opened string
-		var completed sql.NullString
-		var p progress.LessonProgress
-		if err := rows.Scan(&id, &p.LessonSlug, &opened, &completed); err != nil {
-			return err
-		}
-		var err error
-		if p.OpenedAt, err = parseTime(opened); err != nil {
-			return err
-		}
-		if p.CompletedAt, err = parseNullTime(completed); err != nil {
-			return err
-		}
-		nested(act.Lessons, id)[p.LessonSlug] = p
-		return nil
-	}, classLessonsQuery, classID)
-	if err != nil {
-		return act, err
+	lessons := func() error {
+		return s.query(ctx, "class lessons", func(rows *sql.Rows) error {
+			var id, opened string
+			var completed sql.NullString
+			var p progress.LessonProgress
+			if err := rows.Scan(&id, &p.LessonSlug, &opened, &completed); err != nil {
+				return err
+			}
+			var err error
+			if p.OpenedAt, err = parseTime(opened); err != nil {
+				return err
+			}
+			if p.CompletedAt, err = parseNullTime(completed); err != nil {
+				return err
+			}
+			nested(act.Lessons, id)[p.LessonSlug] = p
+			return nil
+		}, classLessonsQuery, classID)
 	}
-	err = s.query(ctx, "class quizzes", func(rows *sql.Rows) error {
-		var id, slug, at string
-		var score, total int
-		var passed bool
-		if err := rows.Scan(&id, &slug, &score, &total, &passed, &at); err != nil {
-			return err
+	quizzes := func() error {
+		return s.query(ctx, "class quizzes", func(rows *sql.Rows) error {
+			var id, slug, at string
+			var score, total int
+			var passed bool
+			if err := rows.Scan(&id, &slug, &score, &total, &passed, &at); err != nil {
+				return err
+			}
+			t, err := parseTime(at)
+			if err != nil {
+				return err
+			}
+			m := nested(act.Quizzes, id)
+			q, seen := m[slug]
+			if !seen {
+				q = progress.QuizScore{LessonSlug: slug, First: score}
+			}
+			q.Best, q.Total = max(q.Best, score), max(q.Total, total)
+			q.Attempts++
+			q.Passed = q.Passed || passed
+			q.LastAt = t
+			m[slug] = q
+			return nil
+		}, classQuizzesQuery, classID)
+	}
+	widgets := func() error {
+		return s.query(ctx, "class widgets", func(rows *sql.Rows) error {
+			var id, kind, slug, widget string
+			var n int
+			var passed bool
+			if err := rows.Scan(&id, &kind, &slug, &widget, &n, &passed); err != nil {
+				return err
+			}
+			nested(act.Attempts, id)[slug] += n
+			if passed && kind != "quiz" {
+				nested(act.WidgetsPassed, id)[slug]++
+			}
+			return nil
+		}, classWidgetsQuery, classID)
+	}
+	exercises := func() error {
+		return s.query(ctx, "class exercises", func(rows *sql.Rows) error {
+			var id string
+			var e progress.ExerciseState
+			var solved sql.NullString
+			var last string
+			if err := rows.Scan(&id, &e.ExerciseID, &e.Runs, &solved, &last); err != nil {
+				return err
+			}
+			var err error
+			if e.SolvedAt, err = parseNullTime(solved); err != nil {
+				return err
+			}
+			if e.LastAt, err = parseTime(last); err != nil {
+				return err
+			}
+			nested(act.Exercises, id)[e.ExerciseID] = e
+			return nil
+		}, classExercisesQuery, classID)
+	}
+	xp := func() error {
+		return s.query(ctx, "class xp", func(rows *sql.Rows) error {
+			var id string
+			var xp int
+			if err := rows.Scan(&id, &xp); err != nil {
+				return err
+			}
+			act.XP[id] = xp
+			return nil
+		}, classXPQuery, classID)
+	}
+	times := func() error {
+		// A streak counts days and the roster shows the latest time, so one
+		// time per ten minutes (the first 15 characters of a fixed-width time)
+		// is kept, and the last time of all: hundreds of attempts become a few
+		// dozen times, and only those are parsed.
+		var lastID, lastBucket, pending string
+		flush := func() error {
+			if pending == "" {
+				return nil
+			}
+			t, err := parseTime(pending)
+			if err != nil {
+				return err
+			}
+			act.Times[lastID] = append(act.Times[lastID], t)
+			pending = ""
+			return nil
 		}
-		t, err := parseTime(at)
+		err := s.query(ctx, "class activity", func(rows *sql.Rows) error {
+			var id, at string
+			if err := rows.Scan(&id, &at); err != nil {
+				return err
+			}
+			if id != lastID || len(at) < 15 || at[:15] != lastBucket {
+				if err := flush(); err != nil {
+					return err
+				}
+				lastID = id
+				if len(at) >= 15 {
+					lastBucket = at[:15]
+				}
+			}
+			pending = at
+			return nil
+		}, classTimesQuery, classID)
+		if err == nil {
+			err = flush()
+		}
 		if err != nil {
-			return err
+			return fmt.Errorf("store: class activity: %w", err)
 		}
-		m := nested(act.Quizzes, id)
-		q, seen := m[slug]
-		if !seen {
-			q = progress.QuizScore{LessonSlug: slug, First: score}
-		}
-		q.Best, q.Total = max(q.Best, score), max(q.Total, total)
-		q.Attempts++
-		q.Passed = q.Passed || passed
-		q.LastAt = t
-		m[slug] = q
 		return nil
-	}, classQuizzesQuery, classID)
-	if err != nil {
-		return act, err
 	}
-	err = s.query(ctx, "class widgets", func(rows *sql.Rows) error {
-		var id, slug string
-		var n, passed int
-		if err := rows.Scan(&id, &slug, &n, &passed); err != nil {
-			return err
-		}
-		nested(act.Attempts, id)[slug] = n
-		nested(act.WidgetsPassed, id)[slug] = passed
-		return nil
-	}, classWidgetsQuery, classID)
-	if err != nil {
-		return act, err
-	}
-	err = s.query(ctx, "class exercises", func(rows *sql.Rows) error {
-		var id string
-		var e progress.ExerciseState
-		var solved sql.NullString
-		var last string
-		if err := rows.Scan(&id, &e.ExerciseID, &e.Runs, &solved, &last); err != nil {
-			return err
-		}
-		var err error
-		if e.SolvedAt, err = parseNullTime(solved); err != nil {
-			return err
-		}
-		if e.LastAt, err = parseTime(last); err != nil {
-			return err
-		}
-		nested(act.Exercises, id)[e.ExerciseID] = e
-		return nil
-	}, classExercisesQuery, classID)
-	if err != nil {
-		return act, err
-	}
-	err = s.query(ctx, "class xp", func(rows *sql.Rows) error {
-		var id string
-		var xp int
-		if err := rows.Scan(&id, &xp); err != nil {
-			return err
-		}
-		act.XP[id] = xp
-		return nil
-	}, classXPQuery, classID)
-	if err != nil {
-		return act, err
-	}
-	err = s.query(ctx, "class activity", func(rows *sql.Rows) error {
-		var id, bucket, latest string
-		if err := rows.Scan(&id, &bucket, &latest); err != nil {
-			return err
-		}
-		t, err := parseTime(latest)
-		if err != nil {
-			return err
-		}
-		act.Times[id] = append(act.Times[id], t)
-		return nil
-	}, classTimesQuery, classID)
-	if err != nil {
+	// Each read fills its own map, on its own connection.
+	if err := parallel(lessons, quizzes, widgets, exercises, xp, times); err != nil {
 		return act, err
 	}
 	for _, ts := range act.Times {
 		slices.SortFunc(ts, time.Time.Compare)
 	}
 	return act, nil
+}
+
+// parallel runs fns at once and returns their errors joined.
+func parallel(fns ...func() error) error {
+	errs := make([]error, len(fns))
+	var wg sync.WaitGroup
+	for i, fn := range fns {
+		wg.Go(func() { errs[i] = fn() })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // WeeklyXP sums each member's XP since since.
@@ -231,24 +271,12 @@ func (s *Store) WeeklyXP(ctx context.Context, classID int64, since time.Time) (m
 	return out, err
 }
 
-// ClassFirstTries counts members' first tries per widget, and each answer
-// per item on those tries.
+// ClassFirstTries counts members' first-try answer sets per widget.
 func (s *Store) ClassFirstTries(ctx context.Context, classID int64) (progress.FirstTries, error) {
 	var ft progress.FirstTries
 	err := s.query(ctx, "class first tries", func(rows *sql.Rows) error {
-		var w progress.WidgetTries
-		if err := rows.Scan(&w.LessonSlug, &w.WidgetID, &w.Kind, &w.Learners); err != nil {
-			return err
-		}
-		ft.Widgets = append(ft.Widgets, w)
-		return nil
-	}, classTriesQuery, classID)
-	if err != nil {
-		return ft, err
-	}
-	err = s.query(ctx, "class first answers", func(rows *sql.Rows) error {
-		var a progress.AnswerCount
-		if err := rows.Scan(&a.LessonSlug, &a.WidgetID, &a.ItemID, &a.Value, &a.Count); err != nil {
+		var a progress.AnswerSet
+		if err := rows.Scan(&a.LessonSlug, &a.WidgetID, &a.Kind, &a.Answers, &a.Count); err != nil {
 			return err
 		}
 		ft.Answers = append(ft.Answers, a)

@@ -31,36 +31,49 @@ type classWorld struct {
 	app  *progress.Service
 }
 
-func newClassWorld(t *testing.T) *classWorld {
-	t.Helper()
+// benchWorld is a server and its store, for benchmarks.
+type benchWorld struct {
+	srv *Server
+	st  *store.Store
+	app *progress.Service
+}
+
+func newBenchWorld(tb testing.TB) benchWorld {
+	tb.Helper()
 	course, err := lessons.Load(lessons.BuiltIn())
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "learn.db"))
+	st, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "learn.db"))
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
+	tb.Cleanup(func() { st.Close() })
 	css, err := lessons.HighlightCSS()
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	assets, err := static.New(map[string][]byte{"highlight.css": css})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	app, err := progress.New(progress.Config{Course: course, Store: st})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	s, err := New(Config{App: app, Assets: assets, CookieKey: make([]byte, 64)})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	ts := httptest.NewServer(s)
+	return benchWorld{srv: s, st: st, app: app}
+}
+
+func newClassWorld(t *testing.T) *classWorld {
+	t.Helper()
+	bw := newBenchWorld(t)
+	ts := httptest.NewServer(bw.srv)
 	t.Cleanup(ts.Close)
-	return &classWorld{t: t, base: ts.URL, st: st, app: app}
+	return &classWorld{t: t, base: ts.URL, st: bw.st, app: bw.app}
 }
 
 const testPassword = "correct horse battery"
