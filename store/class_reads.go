@@ -49,7 +49,7 @@ const (
 	// Each query walks the class's learner ids in order (the IN list) and
 	// each learner's rows by an index that starts with learner_id, grouping
 	// or ordering in that same order, so SQLite sorts nothing.
-	members = `(SELECT m.learner_id FROM class_members m WHERE m.class_id = ?)`
+	members           = `(SELECT m.learner_id FROM class_members m WHERE m.class_id = ?)`
 	classLessonsQuery = `SELECT p.learner_id, p.lesson_slug, p.opened_at, p.completed_at
 		FROM lesson_progress p WHERE p.learner_id IN ` + members
 	classQuizzesQuery = `SELECT a.learner_id, a.lesson_slug, a.score, a.total, a.passed, a.created_at
