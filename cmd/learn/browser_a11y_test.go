@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,8 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+
+	"learn/lessons"
 )
 
 // axeViolation is one accessibility rule a page breaks, as axe-core reports
@@ -31,9 +35,54 @@ func TestBrowserAccessibility(t *testing.T) {
 	if err != nil {
 		t.Fatalf("axe-core is missing (run \"npm ci\"): %v", err)
 	}
-	base, _ := startServer(t, filepath.Join(t.TempDir(), "learn.db"))
+	db := filepath.Join(t.TempDir(), "learn.db")
+	base, _ := startServer(t, db)
 	b := newBrowser(t)
-	pages := []string{"/", "/lessons/two-ways-to-fail", "/lessons/python-sdk-exceptions", "/lessons/tool-annotations", "/review", "/progress", "/guide", "/no-such-page"}
+	pages := []string{"/", "/lessons/two-ways-to-fail", "/lessons/python-sdk-exceptions", "/lessons/tool-annotations", "/review", "/progress", "/guide", "/no-such-page",
+		"/signin", "/classes", "/join", "/join/signin", "/me/delete"}
+	check(t, b, base, string(script), pages)
+	// Signed in as a teacher with a class someone joined: the class pages.
+	var out, errOut bytes.Buffer
+	if err := runTeacher(context.Background(), []string{"add", "a11y@school.example", "--db", db}, strings.NewReader("a classroom password\n"), &out, &errOut); err != nil {
+		t.Fatalf("learn teacher add: %v %s", err, errOut.String())
+	}
+	b.do(t, chromedp.Navigate(base+"/signin"), chromedp.WaitVisible(chromedp.CSS("#signin-email")),
+		fill("#signin-email", "a11y@school.example"), fill("#signin-password", "a classroom password"),
+		chromedp.Click(chromedp.CSS(`form[action="/signin"] button`)), chromedp.WaitVisible(chromedp.CSS("#class-name")),
+		fill("#class-name", "Accessible class"), chromedp.Click(chromedp.CSS(`form[action="/classes"] button`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="join-code"]`)))
+	class, err := chromedp.Run(b.ctx, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := b.text(t, `[data-testid="join-code"]`)
+	b.do(t, chromedp.Navigate(base+"/join"), chromedp.WaitVisible(chromedp.CSS("#join-code")), fill("#join-code", code), fill("#join-name", "Sky Lark"),
+		chromedp.Click(chromedp.CSS(`form[action="/join"] button`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid="secret-words"]`)))
+	// One wrong quiz, so the dashboard draws its stuck list and charts.
+	course, err := lessons.Load(lessons.BuiltIn())
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, _ := course.Lessons[0].Quiz()
+	scope := fmt.Sprintf(`[data-testid="widget-%s"]`, q.ID)
+	b.do(t, chromedp.Navigate(base+"/lessons/"+course.Lessons[0].Slug), chromedp.WaitVisible(chromedp.CSS(scope)))
+	b.do(t, clickAll(b.quizAnswers(t, scope, q, false))...)
+	b.do(t, chromedp.Click(chromedp.CSS(scope+` button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="outcome"] p`)))
+	b.do(t, chromedp.Navigate(class), chromedp.WaitVisible(chromedp.CSS(`[data-testid="spread-chart"]`)))
+	learner, err := chromedp.Run(b.ctx, chromedp.AttributeValue(chromedp.CSS(`tr[data-name="Sky Lark"] th a`), "href"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(class)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, b, base, string(script), []string{"/classes", u.Path, learner.Value, "/account/password"})
+}
+
+// check runs axe-core on every page in the light and dark themes.
+func check(t *testing.T, b *browser, base, script string, pages []string) {
+	t.Helper()
 	for _, theme := range []string{"light", "dark"} {
 		b.do(t, chromedp.Action[chromedp.Void](func(ctx context.Context, _ *chromedp.Target) (chromedp.Void, error) {
 			_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
@@ -44,7 +93,7 @@ func TestBrowserAccessibility(t *testing.T) {
 		for _, path := range pages {
 			t.Run(theme+path, func(t *testing.T) {
 				b.do(t, chromedp.Navigate(base+path), chromedp.WaitVisible(chromedp.CSS("main")),
-					chromedp.Evaluate[chromedp.Void](string(script)))
+					chromedp.Evaluate[chromedp.Void](script))
 				violations, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]axeViolation](
 					`axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations)`, chromedp.EvalAwaitPromise))
 				if err != nil {

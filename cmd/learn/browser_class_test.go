@@ -13,39 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"learn/lessons"
-	"learn/quiz"
 )
-
-// quizWrongClicks returns clicks that answer every question of q wrong.
-func quizWrongClicks(scope string, q *quiz.Quiz) []string {
-	var sels []string
-	for _, qn := range q.Questions {
-		field := "q." + qn.ID
-		switch qn.Kind {
-		case quiz.QuestionClassify:
-			for _, c := range qn.Categories {
-				if c.ID != qn.Answer {
-					sels = append(sels, inputSel(scope, field, c.ID))
-					break
-				}
-			}
-		case quiz.QuestionAnnotate:
-			for _, h := range quiz.AllHints() {
-				if k := qn.Tool.Hints.Get(h); k != nil && k.Value != nil {
-					sels = append(sels, inputSel(scope, field+"."+string(h), quiz.HintChoice(h, !*k.Value)))
-				}
-			}
-		default:
-			for _, o := range qn.Options {
-				if !o.Correct {
-					sels = append(sels, inputSel(scope, field, o.ID))
-					break
-				}
-			}
-		}
-	}
-	return sels
-}
 
 // fill types v into the field matched by sel.
 func fill(sel, v string) chromedp.Action[chromedp.Void] {
@@ -127,7 +95,7 @@ func TestBrowserClassroom(t *testing.T) {
 		t.Errorf("the learner's home shows %q, want the assignment by Room 12", got)
 	}
 	fox.do(t, chromedp.Navigate(base+"/lessons/"+first.Slug), chromedp.WaitVisible(chromedp.CSS(scope)))
-	fox.do(t, clickAll(quizClicks(scope, q))...)
+	fox.do(t, clickAll(fox.quizClicks(t, scope, q))...)
 	fox.do(t, chromedp.Click(chromedp.CSS(scope+` button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="outcome"] p`)))
 	if got := fox.text(t, scope+` [data-testid="outcome"]`); !strings.HasPrefix(got, "Passed") {
 		t.Fatalf("the right answers did not pass: %q", got)
@@ -144,7 +112,7 @@ func TestBrowserClassroom(t *testing.T) {
 	owl := newBrowser(t)
 	secret := join(owl, "Green Owl")
 	owl.do(t, chromedp.Navigate(base+"/lessons/"+first.Slug), chromedp.WaitVisible(chromedp.CSS(scope)))
-	owl.do(t, clickAll(quizWrongClicks(scope, q))...)
+	owl.do(t, clickAll(owl.quizAnswers(t, scope, q, false))...)
 	owl.do(t, chromedp.Click(chromedp.CSS(scope+` button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="outcome"] p`)))
 	if got := owl.text(t, scope+` [data-testid="outcome"]`); strings.HasPrefix(got, "Passed") {
 		t.Fatalf("the wrong answers passed: %q", got)
