@@ -14,7 +14,31 @@
 //     exercise through the one grading path (package grading), keeping the
 //     code and granting the exercise's XP once;
 //   - Reviews and AnswerReview: the spaced-review queue;
-//   - Progress: the learner's whole report.
+//   - Progress: the learner's whole report;
+//   - the classroom (classroom.go, teachers.go, dashboard.go): teachers
+//     and their sessions, classes with join codes, joining and signing in
+//     with secret words, assignments, the dashboard, a learner's page, the
+//     export, the weekly leaderboard, leaving, removing and deleting data.
+//
+// Classroom rules. A teacher sees only their own classes: every class use
+// case answers NotFound, the same as for a class that does not exist, to
+// another teacher, a learner or a stranger. Teachers sign in by e-mail and
+// a bcrypt-hashed password; a session is 256 random bits whose SHA-256
+// alone is stored, opened afresh at every sign-in (the browser's old one
+// revoked) and revoked at sign-out and on a password change. Sign-in tries
+// are limited per address and per account, learners' secret-word tries per
+// name and per address (token buckets in the Service, so each replica
+// counts its own). A learner keeps one id: joining a class adds a
+// membership to it, and signing in elsewhere gives that browser the same
+// id.
+//
+// Secret words are three words from an embedded list of 183 (about six
+// million combinations). Sign-in compares a hash of them; the words are
+// also kept readable, in plain text beside the hash, because the teacher
+// must be able to read them back to a child who forgot. Encrypting that
+// copy would need a key kept in the same database, which would add
+// nothing; the words guard a child's course progress, not money, and the
+// per-name rate limit stops online guessing.
 //
 // Every use case takes the acting user, an Actor, which the web layer puts
 // in the request's context (WithActor, ActorFrom). The rules of what earns
