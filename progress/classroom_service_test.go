@@ -56,9 +56,15 @@ func TestClassUseCasesAnswerNotFoundToOthers(t *testing.T) {
 			_, err := s.ClassLearner(ctx, a, c.ID, learner.ID)
 			return err
 		},
-		"Export":        func(a progress.Actor) error { _, _, err := s.Export(ctx, a, c.ID); return err },
-		"ChangeClass":   func(a progress.Actor) error { _, err := s.ChangeClass(ctx, a, c.ID, progress.ClassChange{Name: &name}); return err },
-		"Archive":       func(a progress.Actor) error { _, err := s.ChangeClass(ctx, a, c.ID, progress.ClassChange{Archive: &archive}); return err },
+		"Export": func(a progress.Actor) error { _, _, err := s.Export(ctx, a, c.ID); return err },
+		"ChangeClass": func(a progress.Actor) error {
+			_, err := s.ChangeClass(ctx, a, c.ID, progress.ClassChange{Name: &name})
+			return err
+		},
+		"Archive": func(a progress.Actor) error {
+			_, err := s.ChangeClass(ctx, a, c.ID, progress.ClassChange{Archive: &archive})
+			return err
+		},
 		"DeleteClass":   func(a progress.Actor) error { return s.DeleteClass(ctx, a, c.ID) },
 		"Assign":        func(a progress.Actor) error { return s.Assign(ctx, a, c.ID, slug, "") },
 		"Unassign":      func(a progress.Actor) error { return s.Unassign(ctx, a, c.ID, slug) },

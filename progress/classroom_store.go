@@ -219,8 +219,12 @@ type FirstTries struct {
 // try.
 type AnswerSet struct {
 	LessonSlug, WidgetID, Kind string
-	Answers                    string
-	Count                      int
+	// LearnerID is set for a quiz's sets only: a quiz draws its questions
+	// per learner and attempt, so its answers are graded against that
+	// learner's draw.
+	LearnerID string
+	Answers   string
+	Count     int
 }
 
 // ExerciseStat is how a class's submissions of one exercise went.

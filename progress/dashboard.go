@@ -358,7 +358,8 @@ type item struct {
 	always bool
 }
 
-// widgetItem finds the item id of a widget as a question.
+// widgetItem finds the item id of a classify or annotate widget as a
+// question.
 func widgetItem(w *lessons.Widget, itemID string) (item, bool) {
 	switch x := w.Value.(type) {
 	case *quiz.Classify:
@@ -367,20 +368,46 @@ func widgetItem(w *lessons.Widget, itemID string) (item, bool) {
 	case *quiz.Annotate:
 		q, ok := x.ToolQuestion(itemID)
 		return item{q, true}, ok
-	case *quiz.Quiz:
-		q, ok := x.QuestionByID(itemID)
-		if !ok {
-			return item{}, false
-		}
-		always := false
-		for i := range x.Questions {
-			if x.Questions[i].ID == itemID && len(x.Questions[i].Variants) == 0 {
-				always = true
-			}
-		}
-		return item{*q, always}, true
 	}
 	return item{}, false
+}
+
+// shownAnswer is one item of an attempt as the learner saw it, with the
+// stored answer to it.
+type shownAnswer struct {
+	it    item
+	value json.RawMessage
+}
+
+// shownItems pairs a stored attempt's answers with the items they answer.
+// A quiz's answers are keyed by question slot; the version each slot
+// showed is the learner's draw for that attempt, so the answer is graded
+// against the question they saw (its id is the version's).
+func shownItems(w *lessons.Widget, answers map[string]json.RawMessage, learnerID string, attempt int) []shownAnswer {
+	var out []shownAnswer
+	if x, ok := w.Value.(*quiz.Quiz); ok {
+		draw := QuizDraw(Actor{ID: learnerID}, x, attempt)
+		for i := range x.Questions {
+			value, ok := answers[x.Questions[i].ID]
+			if !ok {
+				continue
+			}
+			q := x.Drawn(draw, i)
+			out = append(out, shownAnswer{it: item{question: q, always: x.Questions[i].VariantCount() == 1}, value: value})
+		}
+		return out
+	}
+	ids := make([]string, 0, len(answers))
+	for id := range answers {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		if it, ok := widgetItem(w, id); ok {
+			out = append(out, shownAnswer{it: it, value: answers[id]})
+		}
+	}
+	return out
 }
 
 // choices turns an item's stored answer (JSON, see AnswerCount) into the
@@ -500,23 +527,19 @@ func (s *Service) stuckItems(t FirstTries) []StuckItem {
 		if json.Unmarshal([]byte(set.Answers), &answers) != nil {
 			continue
 		}
-		for itemID, value := range answers {
-			k := key{set.LessonSlug, set.WidgetID, itemID}
+		for _, shown := range shownItems(w, answers, set.LearnerID, 1) {
+			k := key{set.LessonSlug, set.WidgetID, shown.it.question.ID}
 			a, ok := items[k]
 			if !ok {
-				it, ok := widgetItem(w, itemID)
-				if !ok {
-					continue
-				}
 				where := w.ID
 				if w.Kind == quiz.KindQuiz {
 					where = "Quiz"
 				}
-				a = &agg{it: it, lesson: lesson, where: where, wrong: map[string]int{}}
+				a = &agg{it: shown.it, lesson: lesson, where: where, wrong: map[string]int{}}
 				items[k] = a
 				order = append(order, k)
 			}
-			given := choices(a.it.question.Kind, string(value))
+			given := choices(a.it.question.Kind, string(shown.value))
 			a.answered += set.Count
 			if quiz.GradeQuestion(&a.it.question, given).Right {
 				a.right += set.Count
@@ -529,7 +552,7 @@ func (s *Service) stuckItems(t FirstTries) []StuckItem {
 	for _, k := range order {
 		a := items[k]
 		total := a.answered
-		if a.it.always {
+		if a.it.always && a.it.question.ID == k.item {
 			// An item every try shows and a try left unanswered is a miss.
 			total = max(total, tried[[2]string{k.lesson, k.widget}])
 		}
@@ -728,8 +751,14 @@ func (s *Service) ClassLearner(ctx context.Context, a Actor, classID int64, lear
 	if err != nil {
 		return d, err
 	}
+	tries := map[string]int{}
 	for _, at := range attempts {
-		d.Attempts = append(d.Attempts, s.attemptDetail(at))
+		n := 1
+		if at.Kind == quiz.KindQuiz {
+			tries[at.LessonSlug+"/"+at.WidgetID]++
+			n = tries[at.LessonSlug+"/"+at.WidgetID]
+		}
+		d.Attempts = append(d.Attempts, s.attemptDetail(at, n))
 	}
 	latest, err := s.store.LatestSubmissions(ctx, learnerID)
 	if err != nil {
@@ -759,8 +788,10 @@ func (s *Service) ClassLearner(ctx context.Context, a Actor, classID int64, lear
 	return d, nil
 }
 
-// attemptDetail turns a stored attempt's answers into words, item by item.
-func (s *Service) attemptDetail(at Attempt) AttemptDetail {
+// attemptDetail turns a stored attempt's answers into words, item by item;
+// quizAttempt is the attempt's number among the learner's tries at that
+// quiz (it fixes which versions of the questions were shown).
+func (s *Service) attemptDetail(at Attempt, quizAttempt int) AttemptDetail {
 	d := AttemptDetail{Attempt: at, Where: at.WidgetID}
 	lesson, w, err := s.lessonWidget(at.LessonSlug, at.WidgetID)
 	if err != nil {
@@ -777,19 +808,20 @@ func (s *Service) attemptDetail(at Attempt) AttemptDetail {
 	if json.Unmarshal([]byte(at.Answers), &raw) != nil {
 		return d
 	}
-	ids := make([]string, 0, len(raw))
-	for id := range raw {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		it, ok := widgetItem(w, id)
-		if !ok {
-			continue
+	shown := shownItems(w, raw, at.LearnerID, quizAttempt)
+	if x, ok := w.Value.(*quiz.Quiz); ok && at.Kind == "review" {
+		// A review answers one question, named by the version shown.
+		shown = nil
+		for id, value := range raw {
+			if q, ok := x.QuestionByID(id); ok {
+				shown = append(shown, shownAnswer{it: item{question: *q}, value: value})
+			}
 		}
-		given := choices(it.question.Kind, string(raw[id]))
-		fb := quiz.GradeQuestion(&it.question, given)
-		d.Answers = append(d.Answers, AnswerDetail{Prompt: prompt(&it.question), Given: describe(&it.question, given), Right: fb.Right})
+	}
+	for _, shown := range shown {
+		given := choices(shown.it.question.Kind, string(shown.value))
+		fb := quiz.GradeQuestion(&shown.it.question, given)
+		d.Answers = append(d.Answers, AnswerDetail{Prompt: prompt(&shown.it.question), Given: describe(&shown.it.question, given), Right: fb.Right})
 	}
 	return d
 }

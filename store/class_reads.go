@@ -75,12 +75,13 @@ const (
 		SELECT a.learner_id, a.kind, a.lesson_slug, a.widget_id, min(a.id) AS id
 		FROM attempts a WHERE a.learner_id IN ` + members + ` AND a.kind IN ('annotate', 'classify', 'quiz')
 		GROUP BY a.learner_id, a.kind, a.lesson_slug, a.widget_id)`
-	// Identical answer sets are counted once: json.Marshal writes maps
-	// with sorted keys, so the same answers are the same text.
+	// Identical answer sets are counted once (json.Marshal writes maps
+	// with sorted keys, so the same answers are the same text), except a
+	// quiz's, kept per learner because each learner's draw differs.
 	classAnswersQuery = firstTries + `
-		SELECT f.lesson_slug, f.widget_id, f.kind, a.answers, count(*)
+		SELECT f.lesson_slug, f.widget_id, f.kind, CASE WHEN f.kind = 'quiz' THEN f.learner_id ELSE '' END, a.answers, count(*)
 		FROM firsts f JOIN attempts a ON a.id = f.id
-		GROUP BY f.lesson_slug, f.widget_id, f.kind, a.answers`
+		GROUP BY f.lesson_slug, f.widget_id, f.kind, CASE WHEN f.kind = 'quiz' THEN f.learner_id ELSE '' END, a.answers`
 	classSubmitsQuery = `SELECT s.exercise_id, count(DISTINCT s.learner_id),
 		count(DISTINCT CASE WHEN s.passed = 1 THEN s.learner_id END), count(*), sum(CASE WHEN s.passed = 1 THEN 0 ELSE 1 END)
 		FROM class_members m JOIN submissions s ON s.learner_id = m.learner_id AND s.mode = 'submit'
@@ -276,7 +277,7 @@ func (s *Store) ClassFirstTries(ctx context.Context, classID int64) (progress.Fi
 	var ft progress.FirstTries
 	err := s.query(ctx, "class first tries", func(rows *sql.Rows) error {
 		var a progress.AnswerSet
-		if err := rows.Scan(&a.LessonSlug, &a.WidgetID, &a.Kind, &a.Answers, &a.Count); err != nil {
+		if err := rows.Scan(&a.LessonSlug, &a.WidgetID, &a.Kind, &a.LearnerID, &a.Answers, &a.Count); err != nil {
 			return err
 		}
 		ft.Answers = append(ft.Answers, a)

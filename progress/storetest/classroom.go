@@ -393,16 +393,17 @@ func testClassFirstTries(t *testing.T, s progress.Store) {
 	}
 	got := map[string]int{}
 	for _, set := range ft.Answers {
-		got[set.WidgetID+"/"+set.Kind+"="+set.Answers] = set.Count
+		got[set.WidgetID+"/"+set.Kind+"/"+set.LearnerID+"="+set.Answers] = set.Count
 	}
 	want := map[string]int{
-		`sort/classify={"i1":"tool","i2":"protocol"}`:       1,
-		`sort/classify={"i1":"tool"}`:                       1,
-		`quiz/quiz={"q1":["b","c"]}`:                        2,
-		`hints/annotate={"get_user":{"readOnlyHint":true}}`: 1,
+		`sort/classify/={"i1":"tool","i2":"protocol"}`:       1,
+		`sort/classify/={"i1":"tool"}`:                       1,
+		`quiz/quiz/l1={"q1":["b","c"]}`:                      1,
+		`quiz/quiz/l2={"q1":["b","c"]}`:                      1,
+		`hints/annotate/={"get_user":{"readOnlyHint":true}}`: 1,
 	}
 	if len(got) != len(want) {
-		t.Errorf("answer sets = %v, want %v (retries, reviews and outsiders not counted)", got, want)
+		t.Errorf("answer sets = %v, want %v (retries, reviews and outsiders not counted; quizzes per learner)", got, want)
 	}
 	for k, n := range want {
 		if got[k] != n {
