@@ -3,33 +3,43 @@ package progress_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"learn/lessons"
 	"learn/progress"
+	"learn/quiz"
 	"learn/store"
 )
+
+// classService is a service on a real SQLite file, with its store.
+func classService(t *testing.T) (*progress.Service, *store.Store) {
+	t.Helper()
+	course, err := lessons.Load(lessons.BuiltIn())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "learn.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	s, err := progress.New(progress.Config{Course: course, Store: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, st
+}
 
 // TestClassUseCasesAnswerNotFoundToOthers calls every use case of one
 // teacher's class as another teacher and as a learner of the class: each
 // answers NotFound and changes nothing.
 func TestClassUseCasesAnswerNotFoundToOthers(t *testing.T) {
 	ctx := context.Background()
-	course, err := lessons.Load(lessons.BuiltIn())
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "learn.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	s, err := progress.New(progress.Config{Course: course, Store: st})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, st := classService(t)
+	course := s.Course()
 	now := time.Now()
 	actor := func(email string) progress.Actor {
 		tc, err := progress.AddTeacher(ctx, st, progress.TeacherInput{Email: email, Password: "long enough password"}, now)
@@ -85,5 +95,117 @@ func TestClassUseCasesAnswerNotFoundToOthers(t *testing.T) {
 	}
 	if _, err := s.Teachers(ctx, owner); err == nil {
 		t.Error("a teacher who is not an admin listed the teachers")
+	}
+}
+
+// quizForm answers every question of the quiz as a's first attempt draws
+// it, right or wrong.
+func quizForm(a progress.Actor, x *quiz.Quiz, right bool) progress.Answers {
+	draw := progress.QuizDraw(a, x, 1)
+	form := progress.Answers{}
+	for i := range x.Questions {
+		q := x.Drawn(draw, i)
+		field := "q." + x.Questions[i].ID
+		switch q.Kind {
+		case quiz.QuestionClassify:
+			for _, c := range q.Categories {
+				if (c.ID == q.Answer) == right {
+					form[field] = []string{c.ID}
+					break
+				}
+			}
+		case quiz.QuestionAnnotate:
+			for _, h := range quiz.AllHints() {
+				if k := q.Tool.Hints.Get(h); k != nil && k.Value != nil {
+					v := *k.Value
+					if !right && q.Tool.Matters(h) {
+						v = !v
+					}
+					form[field+"."+string(h)] = []string{fmt.Sprint(v)}
+				}
+			}
+		default:
+			for _, o := range q.Options {
+				if o.Correct == right {
+					form[field] = append(form[field], o.ID)
+					if !right {
+						break
+					}
+				}
+			}
+		}
+	}
+	return form
+}
+
+// TestDashboardStuckQuestions has learners answer two lessons' quizzes
+// (both blocks called the same in their lessons) through the use case:
+// each missed question is listed under its own lesson, counted for the
+// learners who were shown that version, with the wrong answer chosen.
+func TestDashboardStuckQuestions(t *testing.T) {
+	s, st := classService(t)
+	ctx := context.Background()
+	tc, err := progress.AddTeacher(ctx, st, progress.TeacherInput{Email: "t@school.example", Password: "long enough password"}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	teacher := progress.Actor{ID: "00000000000000000000000000000009", Role: progress.RoleTeacher, Known: true, TeacherID: tc.ID}
+	c, err := s.CreateClass(ctx, teacher, "Year 9", "UTC")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lessonsUsed := s.Course().Lessons[:2]
+	learners := []progress.Actor{
+		{ID: "11111111111111111111111111111111", Role: progress.RoleLearner, Known: true},
+		{ID: "22222222222222222222222222222222", Role: progress.RoleLearner, Known: true},
+	}
+	for i, a := range learners {
+		if _, err := s.Join(ctx, a, c.JoinCode, fmt.Sprint("Learner ", i)); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range lessonsUsed {
+			x, _ := l.Quiz()
+			out, err := s.CheckWidget(ctx, a, progress.WidgetPost{LessonSlug: l.Slug, WidgetID: x.ID, Attempt: 1, Answers: quizForm(a, x, i == 0)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Passed != (i == 0) {
+				t.Fatalf("learner %d on %s: passed %v", i, l.Slug, out.Passed)
+			}
+		}
+	}
+	d, err := s.Dashboard(ctx, teacher, c.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Stuck) == 0 {
+		t.Fatal("no stuck questions after a learner failed two quizzes")
+	}
+	seen := map[string]bool{}
+	for _, st := range d.Stuck {
+		x, _ := st.Lesson.Quiz()
+		found := false
+		for i := range x.Questions {
+			for v := range x.Questions[i].VariantCount() {
+				if x.Questions[i].VariantAt(v).Prompt == st.Prompt {
+					found = true
+				}
+			}
+		}
+		if !found {
+			t.Errorf("stuck question %q is listed under %s, whose quiz does not ask it", st.Prompt, st.Lesson.Slug)
+		}
+		if key := st.Lesson.Slug + st.Prompt; seen[key] {
+			t.Errorf("question %q of %s is listed twice", st.Prompt, st.Lesson.Slug)
+		} else {
+			seen[key] = true
+		}
+		if st.Missed != 1 || (st.Tried != 1 && st.Tried != 2) || st.WrongAnswer == "" || st.WrongCount != 1 {
+			t.Errorf("stuck %+v: want one miss of one or two shown, with the wrong answer", st)
+		}
+	}
+	row := d.Rows[0]
+	if row.Member.Name != "Learner 0" || row.Cells[0].State != progress.CellQuizPassed || row.Cells[0].Quiz.First != row.Cells[0].Quiz.Total {
+		t.Errorf("roster row %+v: want Learner 0 with the first quiz passed on the first try", row.Cells[0])
 	}
 }

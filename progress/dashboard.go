@@ -382,8 +382,9 @@ type shownAnswer struct {
 // shownItems pairs a stored attempt's answers with the items they answer.
 // A quiz's answers are keyed by question slot; the version each slot
 // showed is the learner's draw for that attempt, so the answer is graded
-// against the question they saw (its id is the version's).
-func shownItems(w *lessons.Widget, answers map[string]json.RawMessage, learnerID string, attempt int) []shownAnswer {
+// against the question they saw (its id is the version's). The order of
+// options does not change a grade, so versions come from the cache.
+func (c *gradeCache) shownItems(w *lessons.Widget, answers map[string]json.RawMessage, learnerID string, attempt int) []shownAnswer {
 	var out []shownAnswer
 	if x, ok := w.Value.(*quiz.Quiz); ok {
 		draw := QuizDraw(Actor{ID: learnerID}, x, attempt)
@@ -392,8 +393,11 @@ func shownItems(w *lessons.Widget, answers map[string]json.RawMessage, learnerID
 			if !ok {
 				continue
 			}
-			q := x.Drawn(draw, i)
-			out = append(out, shownAnswer{it: item{question: q, always: x.Questions[i].VariantCount() == 1}, value: value})
+			v := 0
+			if i < len(draw.Variants) {
+				v = draw.Variants[i]
+			}
+			out = append(out, shownAnswer{it: c.version(x, i, v), value: value})
 		}
 		return out
 	}
@@ -408,6 +412,74 @@ func shownItems(w *lessons.Widget, answers map[string]json.RawMessage, learnerID
 		}
 	}
 	return out
+}
+
+// gradeCache remembers, for one page, the question versions built, the
+// answer sets decoded and each distinct answer's grade: a class gives the
+// same few answers, so each is graded once.
+type gradeCache struct {
+	versions map[versionKey]item
+	decoded  map[string]map[string]json.RawMessage
+	verdicts map[verdictKey]verdict
+}
+
+// versionKey names version v of slot i of one quiz; verdictKey one answer
+// to one question of one widget. Widgets are compared by identity: two
+// lessons may both have a widget called "quiz".
+type versionKey struct {
+	quiz *quiz.Quiz
+	i, v int
+}
+
+type verdictKey struct {
+	widget           *lessons.Widget
+	question, answer string
+}
+
+// verdict is one answer to one question, graded and put in words.
+type verdict struct {
+	right bool
+	given string
+}
+
+func newGradeCache() *gradeCache {
+	return &gradeCache{versions: map[versionKey]item{}, decoded: map[string]map[string]json.RawMessage{}, verdicts: map[verdictKey]verdict{}}
+}
+
+// version returns version v of slot i of a quiz as an item.
+func (c *gradeCache) version(x *quiz.Quiz, i, v int) item {
+	key := versionKey{x, i, v}
+	it, ok := c.versions[key]
+	if !ok {
+		it = item{question: x.Questions[i].VariantAt(v), always: x.Questions[i].VariantCount() == 1}
+		c.versions[key] = it
+	}
+	return it
+}
+
+// decode parses a stored answer set once.
+func (c *gradeCache) decode(answers string) (map[string]json.RawMessage, bool) {
+	if m, ok := c.decoded[answers]; ok {
+		return m, m != nil
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(answers), &m) != nil {
+		m = nil
+	}
+	c.decoded[answers] = m
+	return m, m != nil
+}
+
+// grade grades one stored answer to q once.
+func (c *gradeCache) grade(w *lessons.Widget, q *quiz.Question, value json.RawMessage) verdict {
+	key := verdictKey{w, q.ID, string(value)}
+	if v, ok := c.verdicts[key]; ok {
+		return v
+	}
+	given := choices(q.Kind, string(value))
+	v := verdict{right: quiz.GradeQuestion(q, given).Right, given: describe(q, given)}
+	c.verdicts[key] = v
+	return v
 }
 
 // choices turns an item's stored answer (JSON, see AnswerCount) into the
@@ -517,17 +589,18 @@ func (s *Service) stuckItems(t FirstTries) []StuckItem {
 	tried := map[[2]string]int{}
 	items := map[key]*agg{}
 	var order []key
+	cache := newGradeCache()
 	for _, set := range t.Answers {
 		lesson, w, err := s.lessonWidget(set.LessonSlug, set.WidgetID)
 		if err != nil {
 			continue // the course changed; old answers no longer name its items
 		}
 		tried[[2]string{set.LessonSlug, set.WidgetID}] += set.Count
-		var answers map[string]json.RawMessage
-		if json.Unmarshal([]byte(set.Answers), &answers) != nil {
+		answers, ok := cache.decode(set.Answers)
+		if !ok {
 			continue
 		}
-		for _, shown := range shownItems(w, answers, set.LearnerID, 1) {
+		for _, shown := range cache.shownItems(w, answers, set.LearnerID, 1) {
 			k := key{set.LessonSlug, set.WidgetID, shown.it.question.ID}
 			a, ok := items[k]
 			if !ok {
@@ -539,12 +612,12 @@ func (s *Service) stuckItems(t FirstTries) []StuckItem {
 				items[k] = a
 				order = append(order, k)
 			}
-			given := choices(a.it.question.Kind, string(shown.value))
+			v := cache.grade(w, &a.it.question, shown.value)
 			a.answered += set.Count
-			if quiz.GradeQuestion(&a.it.question, given).Right {
+			if v.right {
 				a.right += set.Count
 			} else {
-				a.wrong[describe(&a.it.question, given)] += set.Count
+				a.wrong[v.given] += set.Count
 			}
 		}
 	}
@@ -808,7 +881,7 @@ func (s *Service) attemptDetail(at Attempt, quizAttempt int) AttemptDetail {
 	if json.Unmarshal([]byte(at.Answers), &raw) != nil {
 		return d
 	}
-	shown := shownItems(w, raw, at.LearnerID, quizAttempt)
+	shown := newGradeCache().shownItems(w, raw, at.LearnerID, quizAttempt)
 	if x, ok := w.Value.(*quiz.Quiz); ok && at.Kind == "review" {
 		// A review answers one question, named by the version shown.
 		shown = nil
