@@ -55,9 +55,11 @@ const (
 	classQuizzesQuery = `SELECT a.learner_id, a.lesson_slug, a.score, a.total, a.passed, a.created_at
 		FROM attempts a WHERE a.learner_id IN ` + members + ` AND a.kind = 'quiz'
 		ORDER BY a.learner_id, a.kind, a.lesson_slug, a.widget_id, a.id`
-	classWidgetsQuery = `SELECT a.learner_id, a.kind, a.lesson_slug, a.widget_id, count(*), max(a.passed)
+	classWidgetsQuery = `SELECT learner_id, lesson_slug, sum(n), sum(passed) FROM (
+		SELECT a.learner_id, a.lesson_slug, count(*) AS n, max(CASE WHEN a.kind = 'quiz' THEN 0 ELSE a.passed END) AS passed
 		FROM attempts a WHERE a.learner_id IN ` + members + ` AND a.kind IN ('annotate', 'classify', 'quiz')
-		GROUP BY a.learner_id, a.kind, a.lesson_slug, a.widget_id`
+		GROUP BY a.learner_id, a.kind, a.lesson_slug, a.widget_id)
+		GROUP BY learner_id, lesson_slug`
 	classExercisesQuery = `SELECT s.learner_id, s.exercise_id, count(*),
 		min(CASE WHEN s.mode = 'submit' AND s.passed = 1 THEN s.created_at END), max(s.created_at)
 		FROM submissions s WHERE s.learner_id IN ` + members + ` GROUP BY s.learner_id, s.exercise_id`
@@ -149,16 +151,13 @@ func (s *Store) ClassActivity(ctx context.Context, classID int64) (progress.Clas
 	}
 	widgets := func() error {
 		return s.query(ctx, "class widgets", func(rows *sql.Rows) error {
-			var id, kind, slug, widget string
-			var n int
-			var passed bool
-			if err := rows.Scan(&id, &kind, &slug, &widget, &n, &passed); err != nil {
+			var id, slug string
+			var n, passed int
+			if err := rows.Scan(&id, &slug, &n, &passed); err != nil {
 				return err
 			}
-			nested(act.Attempts, id)[slug] += n
-			if passed && kind != "quiz" {
-				nested(act.WidgetsPassed, id)[slug]++
-			}
+			nested(act.Attempts, id)[slug] = n
+			nested(act.WidgetsPassed, id)[slug] = passed
 			return nil
 		}, classWidgetsQuery, classID)
 	}

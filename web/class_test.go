@@ -627,3 +627,54 @@ func TestAssignmentsShowOnTheLearnersHome(t *testing.T) {
 		t.Error("the dashboard does not show that the learner is late")
 	}
 }
+
+func TestLeaderboardIsOptInAndShowsChosenNames(t *testing.T) {
+	w := newClassWorld(t)
+	w.addTeacher("t@school.example", false)
+	teacher := w.browser()
+	teacher.signIn("t@school.example")
+	class := teacher.createClass("Year 9")
+	code := teacher.joinCode(class)
+	a, b := w.browser(), w.browser()
+	a.join(code, "Swift Otter")
+	b.join(code, "Quiet Heron")
+	a.earn(w.app)
+	if body := a.get("/classes").body; strings.Contains(body, `data-testid="leaderboard"`) {
+		t.Error("a leaderboard shows before the teacher turned it on")
+	}
+	if body := teacher.get(class).body; strings.Contains(body, `data-testid="leaderboard"`) {
+		t.Error("the dashboard shows a leaderboard that is off")
+	}
+	if r := teacher.post(class+"/settings", url.Values{"leaderboard": {"on"}}); r.status != http.StatusSeeOther {
+		t.Fatalf("leaderboard on = %d", r.status)
+	}
+	board := regexp.MustCompile(`(?s)data-testid="leaderboard".*?</table>`)
+	m := board.FindString(b.get("/classes").body)
+	if !strings.Contains(m, "Swift Otter") || strings.Contains(m, "Quiet Heron") {
+		t.Errorf("the class's leaderboard = %q, want Swift Otter (who earned XP) and no one without XP", m)
+	}
+	if m := board.FindString(teacher.get(class).body); !strings.Contains(m, "Swift Otter") {
+		t.Errorf("the dashboard's leaderboard = %q, want Swift Otter", m)
+	}
+	if body := w.browser().get("/classes").body; strings.Contains(body, "Swift Otter") {
+		t.Error("someone outside the class sees a learner's name")
+	}
+}
+
+func TestDashboardReloadsWithoutJavaScript(t *testing.T) {
+	w := newClassWorld(t)
+	w.addTeacher("t@school.example", false)
+	teacher := w.browser()
+	teacher.signIn("t@school.example")
+	class := teacher.createClass("Year 9")
+	body := teacher.get(class).body
+	if !strings.Contains(body, fmt.Sprintf(`<noscript><meta http-equiv="refresh" content="%d"></noscript>`, dashboardRefresh)) {
+		t.Error("the dashboard has no <noscript> refresh for browsers without JavaScript")
+	}
+	if !strings.Contains(body, `data-live="dashboard"`) {
+		t.Error("the dashboard marks no live region for its script")
+	}
+	if strings.Contains(teacher.get("/classes").body, `http-equiv="refresh"`) {
+		t.Error("a page other than the dashboard reloads itself")
+	}
+}

@@ -120,6 +120,9 @@ func TestBrowserClassroom(t *testing.T) {
 	owl.do(t, chromedp.Navigate(base+"/progress"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="xp-total"]`)))
 	owlXP := owl.text(t, `[data-testid="xp-total"]`)
 
+	// The teacher's page, open all along, refreshes itself: both learners
+	// appear without a reload.
+	teacher.do(t, chromedp.WaitVisible(chromedp.CSS(`tr[data-name="Green Owl"]`)))
 	// The dashboard shows both learners, their states and scores, and
 	// where the class is stuck.
 	teacher.do(t, chromedp.Navigate(classURL), chromedp.WaitVisible(chromedp.CSS(`[data-testid="roster"]`)))
