@@ -39,7 +39,7 @@ func clientAddress(r *http.Request) string {
 
 func setSessionCookie(w http.ResponseWriter, r *http.Request, in progress.SignedIn) {
 	http.SetCookie(w, &http.Cookie{
-		Name: sessionCookie, Value: in.Token, Path: "/", Expires: in.Expires, MaxAge: int(time.Until(in.Expires) / time.Second),
+		Name: sessionCookie, Value: in.Token, Path: "/", MaxAge: int(progress.SessionLifetime / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil,
 	})
 }
