@@ -174,6 +174,16 @@ func TestBrowserClassroom(t *testing.T) {
 		}
 	}
 
+	// Blue Fox's page: attempts and the latest code, highlighted.
+	teacher.do(t, chromedp.EmulateViewport(1280, 900), chromedp.Click(chromedp.CSS(`tr[data-name="Blue Fox"] th a`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="attempts"]`)))
+	if got := teacher.text(t, `.code-view`); !strings.Contains(got, strings.TrimSpace(strings.SplitN(ex.Solution, "\n", 2)[0])) {
+		t.Errorf("Blue Fox's latest code = %q, want the solution", got)
+	}
+	teacher.screenshot(t, "learner-page")
+	fox.do(t, chromedp.Navigate(base+"/classes"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="assigned"]`)))
+	fox.screenshot(t, "learner-classes")
+
 	// The second learner continues on a third browser with their words.
 	tablet := newBrowser(t)
 	tablet.do(t, chromedp.Navigate(base+"/join/signin"), chromedp.WaitVisible(chromedp.CSS(`#ls-code`)),
@@ -184,8 +194,9 @@ func TestBrowserClassroom(t *testing.T) {
 	}
 
 	// The export downloads and parses.
+	teacher.do(t, chromedp.Navigate(classURL), chromedp.WaitVisible(chromedp.CSS(`[data-testid="export"]`)))
 	body, err := chromedp.Run(teacher.ctx, chromedp.Evaluate[string](
-		`fetch(location.pathname + "/export.csv", {credentials: "same-origin"}).then(r => r.text())`, chromedp.EvalAwaitPromise))
+		`fetch(document.querySelector('[data-testid="export"]').href, {credentials: "same-origin"}).then(r => r.text())`, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatal(err)
 	}
