@@ -72,29 +72,22 @@ const (
 	weeklyXPQuery = `SELECT x.learner_id, sum(x.amount)
 		FROM class_members m JOIN xp_awards x ON x.learner_id = m.learner_id AND x.created_at >= ?
 		WHERE m.class_id = ? GROUP BY x.learner_id`
-	// firstTries is each member's first attempt at each widget or quiz.
-	firstTries = `WITH firsts AS (
-		SELECT a.learner_id, a.kind, a.lesson_slug, a.widget_id, min(a.id) AS id
-		FROM attempts a WHERE a.learner_id IN ` + members + ` AND a.kind IN ('annotate', 'classify', 'quiz')
-		GROUP BY a.learner_id, a.kind, a.lesson_slug, a.widget_id)`
-	// Identical answer sets are counted once (json.Marshal writes maps
-	// with sorted keys, so the same answers are the same text), except a
-	// quiz's, kept per learner because each learner's draw differs.
-	classAnswersQuery = firstTries + `
-		SELECT f.lesson_slug, f.widget_id, f.kind, CASE WHEN f.kind = 'quiz' THEN f.learner_id ELSE '' END, a.answers, count(*)
-		FROM firsts f JOIN attempts a ON a.id = f.id
+	// Each member's first try at each widget or quiz is kept by a trigger
+	// (migration 0009). Identical answer sets are counted once (json.Marshal
+	// writes maps with sorted keys, so the same answers are the same text),
+	// except a quiz's, kept per learner because each learner's draw differs.
+	classAnswersQuery = `SELECT f.lesson_slug, f.widget_id, f.kind, CASE WHEN f.kind = 'quiz' THEN f.learner_id ELSE '' END, a.answers, count(*)
+		FROM first_tries f JOIN attempts a ON a.id = f.attempt_id
+		WHERE f.learner_id IN ` + members + `
 		GROUP BY f.lesson_slug, f.widget_id, f.kind, CASE WHEN f.kind = 'quiz' THEN f.learner_id ELSE '' END, a.answers`
 	classSubmitsQuery = `SELECT s.exercise_id, count(DISTINCT s.learner_id),
 		count(DISTINCT CASE WHEN s.passed = 1 THEN s.learner_id END), count(*), sum(CASE WHEN s.passed = 1 THEN 0 ELSE 1 END)
-		FROM class_members m JOIN submissions s ON s.learner_id = m.learner_id AND s.mode = 'submit'
-		WHERE m.class_id = ? GROUP BY s.exercise_id`
-	// SQLite-only: json_each over the report's cases (PostgreSQL:
-	// jsonb_array_elements).
-	classFailuresQuery = `SELECT s.exercise_id, json_extract(c.value, '$.name'), json_extract(c.value, '$.verdict'), count(*)
-		FROM class_members m JOIN submissions s ON s.learner_id = m.learner_id AND s.mode = 'submit' AND s.passed = 0,
-		json_each(s.report, '$.cases') c
-		WHERE m.class_id = ? AND json_extract(c.value, '$.verdict') <> 'passed'
-		GROUP BY s.exercise_id, json_extract(c.value, '$.name'), json_extract(c.value, '$.verdict')`
+		FROM submissions s WHERE s.learner_id IN ` + members + ` AND s.mode = 'submit' GROUP BY s.exercise_id`
+	// Failing cases are kept by a trigger from each failed submission's
+	// report (migration 0009).
+	classFailuresQuery = `SELECT f.exercise_id, f.case_name, f.verdict, count(*)
+		FROM submission_failures f WHERE f.learner_id IN ` + members + `
+		GROUP BY f.exercise_id, f.case_name, f.verdict`
 )
 
 // ClassActivity reads every member's lessons, quizzes, widgets, exercises,
@@ -303,11 +296,9 @@ func (s *Store) ClassExerciseStats(ctx context.Context, classID int64) ([]progre
 	var fails []progress.CaseFailure
 	err = s.query(ctx, "class case failures", func(rows *sql.Rows) error {
 		var f progress.CaseFailure
-		var name, verdict sql.NullString
-		if err := rows.Scan(&f.ExerciseID, &name, &verdict, &f.Count); err != nil {
+		if err := rows.Scan(&f.ExerciseID, &f.Case, &f.Verdict, &f.Count); err != nil {
 			return err
 		}
-		f.Case, f.Verdict = name.String, verdict.String
 		fails = append(fails, f)
 		return nil
 	}, classFailuresQuery, classID)

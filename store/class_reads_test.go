@@ -62,3 +62,43 @@ func TestClassQueryPlans(t *testing.T) {
 		}
 	}
 }
+
+// TestClassSummariesBackfilled checks migration 0009 on rows written
+// before it: first tries and failing cases of earlier activity are found.
+func TestClassSummariesBackfilled(t *testing.T) {
+	ctx := context.Background()
+	s, path := openTemp(t)
+	for _, q := range []string{
+		"DROP TRIGGER attempts_first_try", "DROP TRIGGER submissions_failures",
+		"DROP TABLE first_tries", "DROP TABLE submission_failures",
+		"DELETE FROM schema_migrations WHERE version = 9",
+		"INSERT INTO teachers (id, email, name, password_hash, created_at) VALUES (1, 't@x', 'T', 'h', '2026-11-29T10:00:00.000000000Z')",
+		"INSERT INTO classes (id, teacher_id, name, created_at) VALUES (1, 1, 'C', '2026-11-29T10:00:00.000000000Z')",
+		"INSERT INTO learners (id, created_at) VALUES ('l1', '2026-11-29T10:00:00.000000000Z')",
+		"INSERT INTO class_members (class_id, learner_id, name, name_key, secret, secret_hash, joined_at) VALUES (1, 'l1', 'A', 'a', 's', 'h', '2026-11-29T10:00:00.000000000Z')",
+		`INSERT INTO attempts (learner_id, lesson_slug, widget_id, kind, score, total, passed, answers, created_at) VALUES
+			('l1', 'a', 'w', 'classify', 0, 1, 0, '{"i1":"x"}', '2026-11-29T10:00:00.000000000Z'),
+			('l1', 'a', 'w', 'classify', 1, 1, 1, '{"i1":"y"}', '2026-11-29T10:01:00.000000000Z')`,
+		`INSERT INTO submissions (learner_id, exercise_id, mode, code, passed, report, created_at) VALUES
+			('l1', 'ex', 'submit', 'x', 0, '{"cases":[{"name":"one","verdict":"error"},{"name":"two","verdict":"passed"}]}', '2026-11-29T10:00:00.000000000Z'),
+			('l1', 'ex', 'submit', 'x', 0, 'not json', '2026-11-29T10:00:00.000000000Z')`,
+	} {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	s.Close()
+	s2, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	ft, err := s2.ClassFirstTries(ctx, 1)
+	if err != nil || len(ft.Answers) != 1 || ft.Answers[0].Answers != `{"i1":"x"}` {
+		t.Errorf("first tries after the backfill = %+v (%v), want the first classify try only", ft.Answers, err)
+	}
+	_, fails, err := s2.ClassExerciseStats(ctx, 1)
+	if err != nil || len(fails) != 1 || fails[0].Case != "one" || fails[0].Verdict != "error" {
+		t.Errorf("failing cases after the backfill = %+v (%v), want one/error", fails, err)
+	}
+}

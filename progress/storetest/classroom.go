@@ -426,6 +426,8 @@ func testClassExerciseStats(t *testing.T, s progress.Store) {
 		{LearnerID: "l2", ExerciseID: "ex", Mode: "submit", Report: crash, At: t0},
 		{LearnerID: "l2", ExerciseID: "ex", Mode: "run", Report: crash, At: t0},
 		{LearnerID: "out", ExerciseID: "ex", Mode: "submit", Report: crash, At: t0},
+		// A report that is not JSON is still saved, and names no case.
+		{LearnerID: "l2", ExerciseID: "other", Mode: "submit", Report: "not json", At: t0},
 	} {
 		if _, err := s.RecordSubmission(ctx, sub, nil); err != nil {
 			t.Fatal(err)
@@ -435,9 +437,17 @@ func testClassExerciseStats(t *testing.T, s progress.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := progress.ExerciseStat{ExerciseID: "ex", Learners: 2, Solvers: 1, Submits: 3, Failed: 2}
-	if len(stats) != 1 || stats[0] != want {
+	want := map[string]progress.ExerciseStat{
+		"ex":    {ExerciseID: "ex", Learners: 2, Solvers: 1, Submits: 3, Failed: 2},
+		"other": {ExerciseID: "other", Learners: 1, Solvers: 0, Submits: 1, Failed: 1},
+	}
+	if len(stats) != len(want) {
 		t.Errorf("stats = %+v, want %+v (runs and outsiders not counted)", stats, want)
+	}
+	for _, st := range stats {
+		if st != want[st.ExerciseID] {
+			t.Errorf("stats of %s = %+v, want %+v", st.ExerciseID, st, want[st.ExerciseID])
+		}
 	}
 	got := map[string]int{}
 	for _, f := range fails {
