@@ -199,9 +199,7 @@ type ClassActivity struct {
 	// WidgetsPassed counts, per learner and lesson, the classify and
 	// annotate widgets checked fully right at least once.
 	WidgetsPassed map[string]map[string]int
-	// Attempts counts widget and quiz attempts per learner and lesson.
-	Attempts map[string]map[string]int
-	XP       map[string]int
+	XP            map[string]int
 	// Times are every attempt's time, oldest first (streaks, last active).
 	Times map[string][]time.Time
 }

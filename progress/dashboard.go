@@ -110,7 +110,7 @@ type LessonCell struct {
 	Quiz                 QuizScore
 	// Solved of Exercises exercises solved.
 	Solved, Exercises int
-	// Attempts counts widget and quiz attempts.
+	// Attempts counts quiz attempts.
 	Attempts int
 	Assigned bool
 	Late     bool
@@ -250,7 +250,8 @@ func (s *Service) roster(members []Member, act ClassActivity, assignments []Assi
 		}
 		for _, l := range course.Lessons {
 			cell := LessonCell{Lesson: l, State: CellNotStarted, Quiz: act.Quizzes[id][l.Slug],
-				WidgetsDone: act.WidgetsPassed[id][l.Slug], Attempts: act.Attempts[id][l.Slug], LastAt: row.LastActive}
+				WidgetsDone: act.WidgetsPassed[id][l.Slug], LastAt: row.LastActive}
+			cell.Attempts = cell.Quiz.Attempts
 			for _, seg := range l.Segments {
 				if w := seg.Widget; w != nil && (w.Kind == quiz.KindClassify || w.Kind == quiz.KindAnnotate) {
 					cell.Widgets++
@@ -268,7 +269,7 @@ func (s *Service) roster(members []Member, act ClassActivity, assignments []Assi
 				cell.State = CellQuizPassed
 			case cell.Widgets > 0 && cell.WidgetsDone >= cell.Widgets:
 				cell.State = CellWidgetsDone
-			case opened || cell.Attempts > 0:
+			case opened || cell.Attempts > 0 || cell.WidgetsDone > 0:
 				cell.State = CellOpened
 			}
 			if as, ok := assigned[l.Slug]; ok {

@@ -55,11 +55,9 @@ const (
 	classQuizzesQuery = `SELECT a.learner_id, a.lesson_slug, a.score, a.total, a.passed, a.created_at
 		FROM attempts a WHERE a.learner_id IN ` + members + ` AND a.kind = 'quiz'
 		ORDER BY a.learner_id, a.kind, a.lesson_slug, a.widget_id, a.id`
-	classWidgetsQuery = `SELECT learner_id, lesson_slug, sum(n), sum(passed) FROM (
-		SELECT a.learner_id, a.lesson_slug, count(*) AS n, max(CASE WHEN a.kind = 'quiz' THEN 0 ELSE a.passed END) AS passed
-		FROM attempts a WHERE a.learner_id IN ` + members + ` AND a.kind IN ('annotate', 'classify', 'quiz')
-		GROUP BY a.learner_id, a.kind, a.lesson_slug, a.widget_id)
-		GROUP BY learner_id, lesson_slug`
+	// Widgets passed are kept by a trigger (migration 0009).
+	classWidgetsQuery = `SELECT w.learner_id, w.lesson_slug, count(*)
+		FROM widget_passes w WHERE w.learner_id IN ` + members + ` GROUP BY w.learner_id, w.lesson_slug`
 	classExercisesQuery = `SELECT s.learner_id, s.exercise_id, count(*),
 		min(CASE WHEN s.mode = 'submit' AND s.passed = 1 THEN s.created_at END), max(s.created_at)
 		FROM submissions s WHERE s.learner_id IN ` + members + ` GROUP BY s.learner_id, s.exercise_id`
@@ -96,7 +94,7 @@ func (s *Store) ClassActivity(ctx context.Context, classID int64) (progress.Clas
 	act := progress.ClassActivity{
 		Lessons: map[string]map[string]progress.LessonProgress{}, Quizzes: map[string]map[string]progress.QuizScore{},
 		Exercises: map[string]map[string]progress.ExerciseState{}, WidgetsPassed: map[string]map[string]int{},
-		Attempts: map[string]map[string]int{}, XP: map[string]int{}, Times: map[string][]time.Time{},
+		XP: map[string]int{}, Times: map[string][]time.Time{},
 	}
 	lessons := func() error {
 		return s.query(ctx, "class lessons", func(rows *sql.Rows) error {
@@ -145,11 +143,10 @@ func (s *Store) ClassActivity(ctx context.Context, classID int64) (progress.Clas
 	widgets := func() error {
 		return s.query(ctx, "class widgets", func(rows *sql.Rows) error {
 			var id, slug string
-			var n, passed int
-			if err := rows.Scan(&id, &slug, &n, &passed); err != nil {
+			var passed int
+			if err := rows.Scan(&id, &slug, &passed); err != nil {
 				return err
 			}
-			nested(act.Attempts, id)[slug] = n
 			nested(act.WidgetsPassed, id)[slug] = passed
 			return nil
 		}, classWidgetsQuery, classID)

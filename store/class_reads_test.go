@@ -69,7 +69,7 @@ func TestClassSummariesBackfilled(t *testing.T) {
 	ctx := context.Background()
 	s, path := openTemp(t)
 	for _, q := range []string{
-		"DROP TRIGGER attempts_first_try", "DROP TRIGGER submissions_failures",
+		"DROP TRIGGER attempts_first_try", "DROP TRIGGER submissions_failures", "DROP TRIGGER attempts_widget_pass", "DROP TABLE widget_passes",
 		"DROP TABLE first_tries", "DROP TABLE submission_failures",
 		"DELETE FROM schema_migrations WHERE version = 9",
 		"INSERT INTO teachers (id, email, name, password_hash, created_at) VALUES (1, 't@x', 'T', 'h', '2026-11-29T10:00:00.000000000Z')",
@@ -96,6 +96,10 @@ func TestClassSummariesBackfilled(t *testing.T) {
 	ft, err := s2.ClassFirstTries(ctx, 1)
 	if err != nil || len(ft.Answers) != 1 || ft.Answers[0].Answers != `{"i1":"x"}` {
 		t.Errorf("first tries after the backfill = %+v (%v), want the first classify try only", ft.Answers, err)
+	}
+	act, err := s2.ClassActivity(ctx, 1)
+	if err != nil || act.WidgetsPassed["l1"]["a"] != 1 {
+		t.Errorf("widgets passed after the backfill = %v (%v), want one in lesson a", act.WidgetsPassed, err)
 	}
 	_, fails, err := s2.ClassExerciseStats(ctx, 1)
 	if err != nil || len(fails) != 1 || fails[0].Case != "one" || fails[0].Verdict != "error" {

@@ -14,7 +14,7 @@ import (
 
 // exportHeader is the first line of a class export.
 var exportHeader = []string{"name", "lesson", "state", "first_try_score", "best_score", "quiz_questions",
-	"attempts", "total_xp", "exercises_solved", "exercises", "last_active"}
+	"quiz_attempts", "total_xp", "exercises_solved", "exercises", "last_active"}
 
 // classExport sends the class as CSV: one row per learner and lesson.
 func (s *Server) classExport(w http.ResponseWriter, r *http.Request) error {

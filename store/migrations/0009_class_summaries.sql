@@ -43,3 +43,18 @@ BEGIN
     FROM json_each(NEW.report, '$.cases') c
     WHERE coalesce(json_extract(c.value, '$.verdict'), '') <> 'passed';
 END;
+
+-- Each classify or annotate widget a learner has checked fully right.
+CREATE TABLE widget_passes (
+    learner_id  TEXT NOT NULL REFERENCES learners(id) ON DELETE CASCADE,
+    lesson_slug TEXT NOT NULL,
+    widget_id   TEXT NOT NULL,
+    PRIMARY KEY (learner_id, lesson_slug, widget_id)
+);
+INSERT OR IGNORE INTO widget_passes (learner_id, lesson_slug, widget_id)
+    SELECT learner_id, lesson_slug, widget_id FROM attempts WHERE kind IN ('annotate', 'classify') AND passed = 1;
+CREATE TRIGGER attempts_widget_pass AFTER INSERT ON attempts
+    WHEN NEW.kind IN ('annotate', 'classify') AND NEW.passed = 1
+BEGIN
+    INSERT OR IGNORE INTO widget_passes (learner_id, lesson_slug, widget_id) VALUES (NEW.learner_id, NEW.lesson_slug, NEW.widget_id);
+END;
