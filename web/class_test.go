@@ -512,6 +512,9 @@ func TestJoinKeepsProgressAndSecretWordsSignInElsewhere(t *testing.T) {
 	}
 	// The learner can leave; their progress stays.
 	id := strings.TrimPrefix(class, "/classes/")
+	if a := w.browser().post("/classes/"+id+"/leave", nil); a.status != http.StatusNotFound {
+		t.Errorf("leaving a class one is not in = %d, want 404", a.status)
+	}
 	if a := laptop.post("/classes/"+id+"/leave", nil); a.status != http.StatusSeeOther {
 		t.Errorf("leave = %d", a.status)
 	}
