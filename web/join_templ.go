@@ -238,7 +238,7 @@ func learnerSignInPage(v LearnerSignInView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "\" autocomplete=\"nickname\" maxlength=\"40\" required> <label for=\"ls-secret\">Secret words</label> <input id=\"ls-secret\" name=\"secret\" autocomplete=\"off\" autocapitalize=\"none\" spellcheck=\"false\" required> <button type=\"submit\">Continue</button></form><p class=\"hint\">Forgot your words? Your teacher can show them to you.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "\" autocomplete=\"nickname\" maxlength=\"40\" required> <label for=\"ls-secret\">Secret words</label> <input id=\"ls-secret\" name=\"secret\" autocomplete=\"off\" autocapitalize=\"none\" spellcheck=\"false\" required> <button type=\"submit\">Continue</button></form><p class=\"hint\">Forgot your words? Your teacher can show them to you. Anything done in this browser before you continue stays with the browser's old, nameless progress.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
