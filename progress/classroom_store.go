@@ -69,7 +69,8 @@ type ClassroomStore interface {
 	// FindMemberByName returns the member of the class whose NameKey is
 	// nameKey, or ErrNotFound.
 	FindMemberByName(ctx context.Context, classID int64, nameKey string) (Member, error)
-	// Members returns the class's members by name.
+	// Members returns the class's members by name, each with the
+	// learner's time zone.
 	Members(ctx context.Context, classID int64) ([]Member, error)
 	// LearnerClasses returns the learner's memberships with their classes
 	// and teachers' names, active classes only, by class name.
@@ -173,6 +174,9 @@ type Member struct {
 	// SecretHash is what sign-in compares against.
 	Secret, SecretHash string
 	JoinedAt           time.Time
+	// TimeZone is the learner's own zone (filled by Members only), so a
+	// streak on the dashboard counts the days the learner's header counts.
+	TimeZone string
 }
 
 // Membership is one of a learner's classes, as their home shows it.

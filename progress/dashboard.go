@@ -246,7 +246,11 @@ func (s *Service) roster(members []Member, act ClassActivity, assignments []Assi
 		row := RosterRow{Member: m, XP: act.XP[id]}
 		if len(times) > 0 {
 			row.LastActive = times[len(times)-1]
-			row.StreakDays = quiz.Streak(times, now, zone).Days
+			loc := zone
+			if l, ok := quiz.Zone(m.TimeZone); ok && m.TimeZone != "" {
+				loc = l
+			}
+			row.StreakDays = quiz.Streak(times, now, loc).Days
 		}
 		for _, l := range course.Lessons {
 			cell := LessonCell{Lesson: l, State: CellNotStarted, Quiz: act.Quizzes[id][l.Slug],

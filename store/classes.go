@@ -147,10 +147,10 @@ func (s *Store) AddMember(ctx context.Context, m progress.Member) error {
 
 const memberColumns = "m.class_id, m.learner_id, m.name, m.name_key, m.secret, m.secret_hash, m.joined_at"
 
-func scanMember(row interface{ Scan(...any) error }) (progress.Member, error) {
+func scanMember(row interface{ Scan(...any) error }, extra ...any) (progress.Member, error) {
 	var m progress.Member
 	var joined string
-	if err := row.Scan(&m.ClassID, &m.LearnerID, &m.Name, &m.NameKey, &m.Secret, &m.SecretHash, &joined); err != nil {
+	if err := row.Scan(append([]any{&m.ClassID, &m.LearnerID, &m.Name, &m.NameKey, &m.Secret, &m.SecretHash, &joined}, extra...)...); err != nil {
 		return m, err
 	}
 	var err error
@@ -176,17 +176,19 @@ func (s *Store) FindMemberByName(ctx context.Context, classID int64, nameKey str
 // Members returns the class's members by name.
 func (s *Store) Members(ctx context.Context, classID int64) ([]progress.Member, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT "+memberColumns+
-		" FROM class_members m WHERE m.class_id = ? ORDER BY m.name_key", classID)
+		", l.time_zone FROM class_members m JOIN learners l ON l.id = m.learner_id WHERE m.class_id = ? ORDER BY m.name_key", classID)
 	if err != nil {
 		return nil, fmt.Errorf("store: members of class %d: %w", classID, err)
 	}
 	defer rows.Close()
 	var out []progress.Member
 	for rows.Next() {
-		m, err := scanMember(rows)
+		var zone string
+		m, err := scanMember(rows, &zone)
 		if err != nil {
 			return nil, fmt.Errorf("store: members of class %d: %w", classID, err)
 		}
+		m.TimeZone = zone
 		out = append(out, m)
 	}
 	if err := rows.Err(); err != nil {

@@ -211,8 +211,12 @@ func testMembers(t *testing.T, s progress.Store) {
 	if _, err := s.FindLearner(ctx, "l2"); err != nil {
 		t.Errorf("AddMember did not create the learner: %v", err)
 	}
+	if err := s.SetTimeZone(ctx, "l1", "Asia/Tokyo"); err != nil {
+		t.Fatal(err)
+	}
 	ms, err := s.Members(ctx, c.ID)
-	if err != nil || len(ms) != 2 || ms[0].Name != "amber" || ms[1].Name != "zinc" || ms[0].Secret != "a b c" || !ms[0].JoinedAt.Equal(t0) {
+	if err != nil || len(ms) != 2 || ms[0].Name != "amber" || ms[1].Name != "zinc" || ms[0].Secret != "a b c" || !ms[0].JoinedAt.Equal(t0) ||
+		ms[0].TimeZone != "Asia/Tokyo" || ms[1].TimeZone != "UTC" {
 		t.Errorf("Members = %+v (%v), want amber then zinc", ms, err)
 	}
 	if got, err := s.FindClass(ctx, c.ID); err != nil || got.MemberCount != 2 {
