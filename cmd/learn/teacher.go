@@ -29,7 +29,7 @@ Usage:
         removes the teacher, their sessions and their classes; learners
         keep their own progress
 
-Flags (each also read from the environment variable shown):
+Flags (--db is also read from LEARN_DB):
 `
 
 // runTeacher is "learn teacher": it opens the database directly, so it
@@ -38,11 +38,11 @@ func runTeacher(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	fs := flag.NewFlagSet("teacher", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	db := fs.String("db", "learn.db", "SQLite database `file`")
+	// Only --db has an environment variable: a name or admin right taken
+	// from the environment would surprise.
+	env := withEnv(fs)
 	name := fs.String("name", "", "the teacher's display `name` (default: the part of the e-mail before @)")
 	admin := fs.Bool("admin", false, "let the teacher see the list of teachers")
-	env := withEnv(fs)
-	delete(env, "name")
-	delete(env, "admin")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), teacherUsage)
 		fs.PrintDefaults()
