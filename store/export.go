@@ -10,8 +10,11 @@ import (
 // bookkeeping excluded, for moving them to another backend
 // ("learn migrate-db").
 func (s *Store) Tables(ctx context.Context) ([]string, error) {
+	// The dashboard's derived tables (migration 0009) are left out: the
+	// target rebuilds them from attempts and submissions as it copies them.
 	rows, err := s.db.QueryContext(ctx, `SELECT name FROM sqlite_master
-		WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' ORDER BY name`)
+		WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations'
+		AND name NOT IN ('first_tries', 'submission_failures', 'widget_passes') ORDER BY name`)
 	if err != nil {
 		return nil, fmt.Errorf("store: tables: %w", err)
 	}
