@@ -631,7 +631,6 @@ while True:
 	for _, variant := range variants {
 		s := sharedSandbox(t, variant)
 		t.Run(variant, func(t *testing.T) {
-			start := time.Now()
 			rep, err := s.Grade(context.Background(), code, reportAFailureCases, CompareTrimmedLines)
 			if err != nil {
 				t.Fatal(err)
@@ -639,13 +638,16 @@ while True:
 			if rep.Passed {
 				t.Fatal("passed")
 			}
-			// The answer comes at the forged last frame, not the deadline;
-			// the case it forged in is an error, the others were not run.
-			if d := time.Since(start); d >= s.Config().Timeout {
-				t.Errorf("answered after %v, at the deadline", d)
+			// A forged last frame earns nothing: the case it forged in is
+			// an error (or, when the host had not yet read that far, a
+			// timeout at the deadline) and no case passes.
+			if v := rep.Cases[0].Verdict; v != VerdictError && v != VerdictTimeout {
+				t.Errorf("first case %s, want error or timeout", brief(rep.Cases[0]))
 			}
-			if rep.Cases[0].Verdict != VerdictError || !strings.Contains(rep.Cases[1].Message, "Not run") {
-				t.Errorf("verdicts %v; second case: %s", verdicts(rep), brief(rep.Cases[1]))
+			for _, c := range rep.Cases {
+				if c.Verdict == VerdictPassed {
+					t.Errorf("case %s passed after a forged frame", c.Name)
+				}
 			}
 			// The spinning guest holds its slot until its deadline; the
 			// sandbox must then serve again.
