@@ -37,6 +37,11 @@
 // tagline, introduction, authors, licence and language. Without it the
 // course loads with defaults and a warning.
 //
+// A faq block holds the author's questions and answers (see KindFAQ); it
+// is taken out of the flow and shown first in the lesson's questions
+// section. Headings, widgets and exercises are the lesson's Parts, which a
+// learner's question can be tied to.
+//
 // Loading never stops at the first problem: Load returns every problem in
 // the folder as Problems, each formatted "file:line: message". A problem is
 // an error (the course does not load) or a warning (it loads, and learn
@@ -84,6 +89,12 @@ type Lesson struct {
 	TakeawaysAt int
 	// Examples are the fenced code blocks, for content tests and checks.
 	Examples []CodeExample
+	// FAQ is the author's questions and answers (the faq block), shown
+	// first in the lesson's questions section; nil when there is none.
+	FAQ []FAQ
+	// Parts are the headings, widgets and exercises a learner's question
+	// can be tied to, in reading order.
+	Parts []Part
 }
 
 // Segment is one piece of a lesson body: either rendered HTML or a widget.

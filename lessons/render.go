@@ -61,6 +61,13 @@ func (r *renderer) render(l *Lesson, body []byte, bodyLine int) []Problem {
 	inTakeaways := false
 	var takeaways bytes.Buffer
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if h, ok := n.(*ast.Heading); ok && h.Level <= 3 {
+			if id, ok := h.AttributeString("id"); ok {
+				if b, ok := id.([]byte); ok {
+					l.Parts = append(l.Parts, Part{Kind: "heading", ID: string(b), Title: strings.TrimSpace(string(nodeText(h, body)))})
+				}
+			}
+		}
 		if h, ok := n.(*ast.Heading); ok && h.Level <= 2 {
 			inTakeaways = h.Level == 2 && strings.TrimSpace(string(nodeText(h, body))) == takeawaysHeading
 			if inTakeaways {
@@ -72,6 +79,19 @@ func (r *renderer) render(l *Lesson, body []byte, bodyLine int) []Problem {
 		if fence, ok := n.(*ast.FencedCodeBlock); ok {
 			info := fenceInfo(fence, body)
 			line := lineOf(fenceStart(fence, body))
+			if len(info) > 0 && info[0] == KindFAQ {
+				if l.FAQ != nil {
+					ps = append(ps, Problem{File: l.File, Line: line, Message: "a lesson has one faq block: merge these entries into the first one"})
+					continue
+				}
+				faq, fps := r.decodeFAQ(l.File, fenceBody(fence, body), line)
+				ps = append(ps, fps...)
+				if faq == nil {
+					faq = []FAQ{}
+				}
+				l.FAQ = faq
+				continue
+			}
 			if len(info) > 0 && widgetKinds[info[0]] {
 				if inTakeaways {
 					ps = append(ps, Problem{File: l.File, Line: line, Message: fmt.Sprintf("the %s block cannot stand in the %q section: move it above that heading", info[0], takeawaysHeading)})
@@ -83,6 +103,7 @@ func (r *renderer) render(l *Lesson, body []byte, bodyLine int) []Problem {
 					w.Source = fenceSource(fence, body)
 					flush()
 					l.Segments = append(l.Segments, Segment{Widget: w})
+					l.Parts = append(l.Parts, widgetPart(w))
 				}
 				continue
 			}

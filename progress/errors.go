@@ -32,6 +32,9 @@ const (
 	// TooMany: the actor tried too often; RetryAfter says when to try
 	// again.
 	TooMany
+	// Forbidden: the actor is known but may not do this to this thing (edit
+	// another learner's post).
+	Forbidden
 )
 
 // Error is a use case's failure: a kind, a message safe to show the user,

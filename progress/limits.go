@@ -72,6 +72,7 @@ func tooMany(wait time.Duration, msg string) *Error {
 type limits struct {
 	signInAddr, signInAccount *limiter
 	secretName, secretAddr    *limiter
+	postLearner, postAddr     *limiter
 }
 
 func newLimits() limits {
@@ -80,5 +81,7 @@ func newLimits() limits {
 		signInAccount: newLimiter(SignInsPerAccount, time.Minute),
 		secretName:    newLimiter(SecretTriesPerName, 10*time.Minute),
 		secretAddr:    newLimiter(SecretTriesPerAddress, time.Minute),
+		postLearner:   newLimiter(PostsPerLearner, time.Minute),
+		postAddr:      newLimiter(PostsPerAddress, time.Minute),
 	}
 }

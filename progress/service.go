@@ -57,6 +57,8 @@ type Service struct {
 	// unknown e-mail (made on first use: bcrypt is slow on purpose).
 	limits    limits
 	dummyHash func() string
+	// text renders and sanitises Q&A posts.
+	text *postText
 }
 
 // courseState is a course with its grading plans, swapped as one.
@@ -71,7 +73,7 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Course == nil || cfg.Store == nil {
 		return nil, errors.New("progress: new service: course and store are required")
 	}
-	s := &Service{store: cfg.Store, grader: cfg.Grader, now: cfg.Now, limits: newLimits(), dummyHash: sync.OnceValue(newDummyHash)}
+	s := &Service{store: cfg.Store, grader: cfg.Grader, now: cfg.Now, limits: newLimits(), dummyHash: sync.OnceValue(newDummyHash), text: newPostText()}
 	s.summaries.invalidator = cfg.Invalidator
 	if s.now == nil {
 		s.now = time.Now

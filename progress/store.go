@@ -106,6 +106,9 @@ type Store interface {
 	// ClassroomStore keeps teachers, sessions, classes and their members,
 	// assignments, and reads a class's activity (classroom_store.go).
 	ClassroomStore
+
+	// QAStore keeps questions and answers under lessons (qa_store.go).
+	QAStore
 }
 
 // Learner is one user of the course, known by the id in their cookie.

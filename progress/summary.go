@@ -41,7 +41,9 @@ type Summary struct {
 	// each exercise tried, by id.
 	Quizzes   map[string]QuizScore
 	Exercises map[string]ExerciseState
-	loaded    time.Time
+	// Notices counts unread notices of answers and acceptances.
+	Notices int
+	loaded  time.Time
 	// version is the learner's write count (Invalidator.Version) read
 	// before this summary was loaded.
 	version int64
@@ -154,6 +156,9 @@ func (s *Service) Summary(ctx context.Context, a Actor) (Summary, error) {
 		return e, err
 	}
 	if e.Codes, err = s.store.LatestCodes(ctx, a.ID); err != nil {
+		return e, err
+	}
+	if e.Notices, err = s.store.UnreadNotices(ctx, a.ID); err != nil {
 		return e, err
 	}
 	if e.Widgets, err = s.store.LastAttempts(ctx, a.ID); err != nil {

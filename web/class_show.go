@@ -37,6 +37,9 @@ type DashboardView struct {
 	Error          string
 	UpdatedAt      string
 	RefreshSeconds int
+	// Questions are the class's unanswered questions and reported posts
+	// (qa_class.go).
+	Questions ClassQAView
 }
 
 // GridColumn is one sortable column of the roster.
@@ -142,6 +145,9 @@ func (s *Server) renderDashboard(w http.ResponseWriter, r *http.Request, status 
 		return err
 	}
 	v := dashboardView(d)
+	if v.Questions, err = s.classQuestions(r, id); err != nil {
+		return err
+	}
 	v.Page = s.page(r, d.Class.Name, "classes")
 	v.Error = problem
 	v.Refresh = dashboardRefresh

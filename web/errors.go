@@ -69,6 +69,7 @@ var kindStatus = map[progress.Kind]int{
 	progress.Unavailable: http.StatusServiceUnavailable,
 	progress.Denied:      http.StatusUnauthorized,
 	progress.TooMany:     http.StatusTooManyRequests,
+	progress.Forbidden:   http.StatusForbidden,
 }
 
 // handlerFunc is the shape of every page handler.

@@ -164,7 +164,7 @@ func summaryFrom(ctx context.Context) progress.Summary {
 
 // badge returns the header figures of a summary.
 func badge(sum progress.Summary) LearnerBadge {
-	b := LearnerBadge{XP: sum.XP, Level: sum.Level, StreakDays: sum.StreakDays, ActiveToday: sum.ActiveToday, ReviewsDue: sum.ReviewsDue}
+	b := LearnerBadge{XP: sum.XP, Level: sum.Level, StreakDays: sum.StreakDays, ActiveToday: sum.ActiveToday, ReviewsDue: sum.ReviewsDue, Notices: sum.Notices}
 	if b.Level == 0 {
 		b.Level = 1
 	}

@@ -71,6 +71,8 @@ type lessonOverrides struct {
 	widget   *WidgetView
 	exercise *ExerciseView
 	status   int
+	// qa is a refused Q&A post to show again with its message.
+	qa *qaDraft
 }
 
 // renderLesson draws the whole lesson page with the overrides of a post.
@@ -112,6 +114,9 @@ func (s *Server) lessonView(r *http.Request, lesson *lessons.Lesson, o lessonOve
 			v.StyleNonce = nonce
 		}
 	}
+	if s.assets.Has("qa.js") {
+		v.Scripts = append(v.Scripts, s.assets.URL("qa.js"))
+	}
 	attempt := 0
 	if !skeleton {
 		attempt = quizAttempt(a, sum, lesson)
@@ -148,6 +153,19 @@ func (s *Server) lessonView(r *http.Request, lesson *lessons.Lesson, o lessonOve
 	}
 	if lesson.TakeawaysAt >= len(lesson.Segments) && lesson.Takeaways != "" {
 		v.Body = append(v.Body, BodyPart{Takeaways: lesson.Takeaways})
+	}
+	if skeleton {
+		v.QA = QAView{Hole: true}
+	} else {
+		var d qaDraft
+		if o.qa != nil {
+			d = *o.qa
+		}
+		qa, err := s.qaView(r, lesson, d)
+		if err != nil {
+			return v, err
+		}
+		v.QA = qa
 	}
 	prev, next := course.Neighbours(lesson.Slug)
 	if prev != nil {

@@ -33,6 +33,7 @@ const (
 	holeNonce   = "nonce"
 	holeTOC     = "toc:"  // + top or side
 	holePart    = "part:" // + widget or exercise id
+	holeQA      = "qa"    // the questions section (qa.templ)
 )
 
 // Hole markers use private-use characters, which no lesson contains and
@@ -266,6 +267,12 @@ func (s *Server) serveLesson(w http.ResponseWriter, r *http.Request, lesson *les
 				}
 			}
 			buf.WriteString(nonce)
+		case h == holeQA:
+			v, err := s.qaView(r, lesson, qaDraft{})
+			if err != nil {
+				return err
+			}
+			return qaSection(v).Render(r.Context(), buf)
 		case strings.HasPrefix(h, holeTOC):
 			return s.writeTOC(r, buf, lesson, sum, strings.TrimPrefix(h, holeTOC))
 		case strings.HasPrefix(h, holePart):

@@ -50,6 +50,8 @@ type LearnerBadge struct {
 	StreakDays  int  `json:"streakDays"`
 	ActiveToday bool `json:"activeToday"`
 	ReviewsDue  int  `json:"reviewsDue"`
+	// Notices counts unread answers and acceptances (the header badge).
+	Notices int `json:"notices"`
 }
 
 // LessonState is where a learner stands with one lesson.
@@ -118,6 +120,8 @@ type LessonView struct {
 	// learner's state; CompletedMeans says when the lesson is completed.
 	TOC            []TOCEntry
 	CompletedMeans string
+	// QA is the questions section (qa_views.go).
+	QA QAView
 }
 
 // TOCEntry is one line of a lesson's table of contents.

@@ -78,6 +78,18 @@ func TestBrowserAccessibility(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(t, b, base, string(script), []string{"/classes", u.Path, learner.Value, "/account/password"})
+	// A lesson page with a thread open: a question, the teacher's answer
+	// and every action form, and the notices page.
+	b.do(t, chromedp.Navigate(base+"/lessons/"+course.Lessons[0].Slug), chromedp.WaitVisible(chromedp.CSS(`[data-testid="ask-form"]`)),
+		chromedp.SetValue(chromedp.CSS(`#qa-part`), "widget:which-channel"), fill("#qa-body", "Does a `tools/call` without a name count as malformed?"),
+		chromedp.Click(chromedp.CSS(`[data-testid="ask-submit"]`)), chromedp.WaitVisible(chromedp.CSS(`article.qa-thread`)),
+		fill(`[data-testid="answer-body"]`, "Yes: see the *Who sees what* section."), chromedp.Click(chromedp.CSS(`[data-testid="answer-submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="answer"]`)))
+	thread, err := chromedp.Run(b.ctx, chromedp.AttributeValue(chromedp.CSS(`article.qa-thread`), "id"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, b, base, string(script), []string{"/lessons/" + course.Lessons[0].Slug + "#" + thread.Value, "/notices"})
 }
 
 // check runs axe-core on every page in the light and dark themes.

@@ -36,3 +36,18 @@ func TestCheckSchemaNames(t *testing.T) {
 		})
 	}
 }
+
+func TestCheckCatchesMalformedFAQ(t *testing.T) {
+	dir := t.TempDir()
+	lesson := "---\ntitle: A\nslug: a\norder: 1\nsummary: S.\nobjectives:\n  - O\nminutes: 3\n---\nText.\n\n" +
+		"```faq\n- question: Why does isError matter?\n  answer: A missing one means success.\n- question: And -32602?\n```\n\n## Key takeaways\n- x\n"
+	if err := os.WriteFile(filepath.Join(dir, "01-a.md"), []byte(lesson), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), []string{"check", "--no-run", dir}, &out, &errOut)
+	want := `01-a.md:15: faq entry 2 ("And -32602?") has no answer`
+	if code == 0 || !strings.Contains(out.String()+errOut.String(), want) {
+		t.Errorf("exit %d; output lacks %q:\n%s%s", code, want, out.String(), errOut.String())
+	}
+}

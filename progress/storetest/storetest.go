@@ -58,6 +58,14 @@ func Run(t *testing.T, open Open) {
 		{"ClassExerciseStats", testClassExerciseStats},
 		{"LearnerAttemptsAndLatest", testLearnerAttemptsAndLatest},
 		{"DeleteLearner", testDeleteLearner},
+		// Questions and answers (qa.go).
+		{"Posts", testPosts},
+		{"PostModeration", testPostModeration},
+		{"LessonPostsScopes", testLessonPostsScopes},
+		{"UnansweredQuestions", testUnansweredQuestions},
+		{"Notices", testNotices},
+		{"PublicNames", testPublicNames},
+		{"DeleteLearnerTakesPosts", testDeleteLearnerTakesPosts},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
