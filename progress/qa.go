@@ -640,6 +640,24 @@ func (s *Service) ClassQuestions(ctx context.Context, a Actor, classID int64) (C
 	return out, err
 }
 
+// PublicQuestions returns the unanswered questions and reported posts of
+// the public threads (those of learners in no class), newest first: the
+// operators' moderation list.
+//
+// Errors: NotFound for anyone but an admin, as for a class not theirs.
+func (s *Service) PublicQuestions(ctx context.Context, a Actor) (ClassQA, error) {
+	if !a.IsTeacher() || a.Role != RoleAdmin {
+		return ClassQA{}, notFound("There is no such page.")
+	}
+	var out ClassQA
+	var err error
+	if out.Unanswered, err = s.store.UnansweredQuestions(ctx, 0, maxListed); err != nil {
+		return out, err
+	}
+	out.Reported, err = s.store.ReportedPosts(ctx, 0, maxListed)
+	return out, err
+}
+
 // Notices returns a's latest notices, newest first.
 func (s *Service) Notices(ctx context.Context, a Actor) ([]Notice, error) {
 	if !a.Known {

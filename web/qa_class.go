@@ -42,6 +42,27 @@ func (s *Server) classQuestions(r *http.Request, classID int64) (ClassQAView, er
 	if err != nil {
 		return ClassQAView{}, err
 	}
+	return s.qaLists(qa), nil
+}
+
+// ModerationView is the operators' page: the public threads' questions
+// without an answer and reported posts.
+type ModerationView struct {
+	Page
+	Questions ClassQAView
+}
+
+// moderationShow serves the public threads' moderation list to admins.
+func (s *Server) moderationShow(w http.ResponseWriter, r *http.Request) error {
+	qa, err := s.app.PublicQuestions(r.Context(), progress.ActorFrom(r.Context()))
+	if err != nil {
+		return err
+	}
+	return render(w, r, moderationPage(ModerationView{Page: s.page(r, "Public threads", "classes"), Questions: s.qaLists(qa)}))
+}
+
+// qaLists builds the listed posts of a class's (or the public) threads.
+func (s *Server) qaLists(qa progress.ClassQA) ClassQAView {
 	view := func(p progress.Post, when string) ClassPostView {
 		title := p.LessonSlug
 		if l, ok := s.course().Lesson(p.LessonSlug); ok {
@@ -61,5 +82,5 @@ func (s *Server) classQuestions(r *http.Request, classID int64) (ClassQAView, er
 	for _, p := range qa.Reported {
 		v.Reported = append(v.Reported, view(p, postTime(p.ReportedAt)))
 	}
-	return v, nil
+	return v
 }

@@ -432,6 +432,20 @@ func TestQALearnerInNoClassChoosesAName(t *testing.T) {
 	w.addTeacher("admin@school.example", true)
 	admin := w.browser()
 	admin.signIn("admin@school.example")
+	// The operators' list shows the unanswered public question, and a
+	// reported one, to admins only.
+	if a := other.post("/posts/"+q+"/report", url.Values{"reason": {"Spam?"}}); a.status != http.StatusSeeOther {
+		t.Fatalf("reporting a public post = %d, want 303", a.status)
+	}
+	list := admin.get("/moderation")
+	if list.status != http.StatusOK || strings.Count(list.body, "A public question") < 2 || !strings.Contains(list.body, "Spam?") {
+		t.Errorf("the moderation list = %d, want the question listed as unanswered and as reported with its reason:\n%.800s", list.status, list.body)
+	}
+	for name, c := range map[string]*browser{"teacher": w.teacher, "learner": other} {
+		if a := c.get("/moderation"); a.status != http.StatusNotFound || strings.Contains(a.body, "A public question") {
+			t.Errorf("a %s opens the moderation list = %d, want 404", name, a.status)
+		}
+	}
 	if a := admin.post("/posts/"+q+"/hide", url.Values{"reason": {"Off topic."}}); a.status != http.StatusSeeOther {
 		t.Errorf("an admin hides a public post = %d, want 303", a.status)
 	}
