@@ -199,9 +199,13 @@ func (s *Store) Members(ctx context.Context, classID int64) ([]progress.Member, 
 
 // LearnerClasses returns the learner's active classes by name.
 func (s *Store) LearnerClasses(ctx context.Context, learnerID string) ([]progress.Membership, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT "+classColumns+", "+memberColumns+`, t.name
+	st, err := s.prepared(ctx, "SELECT "+classColumns+", "+memberColumns+`, t.name
 		FROM class_members m JOIN classes c ON c.id = m.class_id JOIN teachers t ON t.id = c.teacher_id
-		WHERE m.learner_id = ? AND c.archived_at IS NULL ORDER BY c.name, c.id`, learnerID)
+		WHERE m.learner_id = ? AND c.archived_at IS NULL ORDER BY c.name, c.id`)
+	if err != nil {
+		return nil, fmt.Errorf("store: classes of learner: %w", err)
+	}
+	rows, err := st.QueryContext(ctx, learnerID)
 	if err != nil {
 		return nil, fmt.Errorf("store: classes of learner: %w", err)
 	}

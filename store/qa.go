@@ -187,11 +187,15 @@ func (s *Store) LessonPosts(ctx context.Context, q progress.PostQuery) ([]progre
 	if len(scope) == 0 {
 		return nil, nil
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT "+postColumns+`,
+	st, err := s.prepared(ctx, "SELECT "+postColumns+`,
 		EXISTS (SELECT 1 FROM qa_helpful h WHERE h.post_id = p.id AND h.learner_id = ?),
 		EXISTS (SELECT 1 FROM qa_reports r WHERE r.post_id = p.id AND r.learner_id = ? AND r.resolved_at IS NULL)
 		FROM qa_posts p WHERE p.lesson_slug = ? AND (`+strings.Join(scope, " OR ")+`)
-		ORDER BY p.created_at, p.id`, args...)
+		ORDER BY p.created_at, p.id`)
+	if err != nil {
+		return nil, fmt.Errorf("store: lesson posts: %w", err)
+	}
+	rows, err := st.QueryContext(ctx, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: lesson posts: %w", err)
 	}
@@ -351,6 +355,10 @@ func (s *Store) SetPublicName(ctx context.Context, learnerID, name, key string, 
 // PublicName returns a learner's public display name, or ErrNotFound.
 func (s *Store) PublicName(ctx context.Context, learnerID string) (string, error) {
 	var name string
-	err := s.db.QueryRowContext(ctx, "SELECT name FROM qa_names WHERE learner_id = ?", learnerID).Scan(&name)
+	st, err := s.prepared(ctx, "SELECT name FROM qa_names WHERE learner_id = ?")
+	if err != nil {
+		return "", fmt.Errorf("store: public name: %w", err)
+	}
+	err = st.QueryRowContext(ctx, learnerID).Scan(&name)
 	return name, notFoundOr(err, "store: public name")
 }

@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -52,6 +53,9 @@ type Store struct {
 	// Statements on every page view, prepared once: parsing the SQL cost
 	// as much as running it.
 	totalXP *sql.Stmt
+	// stmts holds the statements of other queries on a page view,
+	// prepared on first use by their text (see prepared).
+	stmts sync.Map // string -> *sql.Stmt
 }
 
 // Open opens (creating if needed) the SQLite file at path and applies any
@@ -151,11 +155,35 @@ func (s *Store) prepare(ctx context.Context) error {
 	return nil
 }
 
+// prepared returns the statement for query, preparing it the first time:
+// for the queries a lesson page runs on every view, where parsing the SQL
+// cost more than running it. The queries named this way are few and fixed
+// (an IN list's length varies only with the number of a learner's
+// classes), so the map stays small.
+func (s *Store) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := s.stmts.Load(query); ok {
+		return st.(*sql.Stmt), nil
+	}
+	st, err := s.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := s.stmts.LoadOrStore(query, st); loaded {
+		st.Close()
+		return prev.(*sql.Stmt), nil
+	}
+	return st, nil
+}
+
 // Close closes the database.
 func (s *Store) Close() error {
 	if s.totalXP != nil {
 		s.totalXP.Close()
 	}
+	s.stmts.Range(func(_, st any) bool {
+		st.(*sql.Stmt).Close()
+		return true
+	})
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("store: close: %w", err)
 	}
