@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -58,9 +60,8 @@ func TestBrowserWholeCourse(t *testing.T) {
 			case w.Exercise != nil:
 				scope := fmt.Sprintf(`[data-testid="exercise-%s"]`, w.ID)
 				b.do(t, chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="editor"]`)),
-					setCode(scope+` textarea[name="code"]`, w.Exercise.Solution),
-					chromedp.Click(chromedp.CSS(scope+` [data-testid="submit"]`)),
-					chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="summary"]`)))
+					setCode(scope+` textarea[name="code"]`, w.Exercise.Solution))
+				b.submitUntilGraded(t, scope)
 				if got := b.text(t, scope+` [data-testid="summary"]`); !strings.Contains(got, "Solved.") {
 					t.Errorf("%s: exercise %s with its reference solution: %q", lesson.Slug, w.ID, got)
 				}
@@ -107,4 +108,27 @@ func TestBrowserWholeCourse(t *testing.T) {
 	if errs := b.consoleErrors(); len(errs) > 0 {
 		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
 	}
+}
+
+// submitUntilGraded presses Submit in the exercise panel in scope and waits
+// for its result. A busy sandbox answers with a problem instead (503 with
+// Retry-After), and a learner presses Submit again: so does this, a few
+// times, and fails with the problem shown if it never grades.
+func (b *browser) submitUntilGraded(t *testing.T, scope string) {
+	t.Helper()
+	var problem string
+	for try := range 5 {
+		b.do(t, chromedp.Click(chromedp.CSS(scope+` [data-testid="submit"]`)),
+			chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="summary"], `+scope+` [data-testid="problem"]`)))
+		ctx, cancel := context.WithTimeout(b.ctx, browserStepLimit)
+		graded, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('`+scope+` [data-testid="summary"]') !== null`))
+		cancel()
+		if err == nil && graded {
+			return
+		}
+		problem = b.text(t, scope+` [data-testid="problem"]`)
+		t.Logf("submit %d of %s answered a problem, trying again: %s", try+1, scope, problem)
+		time.Sleep(2 * time.Second)
+	}
+	t.Fatalf("%s was never graded; the panel says: %s", scope, problem)
 }
