@@ -2,13 +2,14 @@ package lessons
 
 import (
 	"errors"
-	"learn/internal/reference"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"learn/internal/reference"
 )
 
 // htmlTag matches a tag, so rendered answers are compared as text.
