@@ -218,7 +218,7 @@
 // QuizResult.Shown, which is Redact: which questions were wrong and, for a
 // wrong question, only the explanations of the options the learner chose;
 // never a right key. Once passed, and in spaced review, the whole feedback
-// shows. Scores keeps the first attempt's score apart from the best.
+// shows.
 //
 // # Keys never reach the page
 //

@@ -100,14 +100,3 @@ func TestRedactWidgets(t *testing.T) {
 		}
 	}
 }
-
-func TestScores(t *testing.T) {
-	var s Scores
-	for _, r := range []QuizResult{{Score: 2, Total: 6}, {Score: 6, Total: 6, Passed: true}, {Score: 4, Total: 6}} {
-		s = s.Add(r)
-	}
-	want := Scores{Attempts: 3, FirstTry: 2, Best: 6, Total: 6, PassedFirstTry: false, Passed: true}
-	if s != want {
-		t.Errorf("got %+v, want %+v", s, want)
-	}
-}
