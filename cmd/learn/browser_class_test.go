@@ -102,7 +102,7 @@ func TestBrowserClassroom(t *testing.T) {
 	}
 	exScope := fmt.Sprintf(`[data-testid="exercise-%s"]`, ex.ID)
 	fox.do(t, chromedp.Navigate(base+"/lessons/"+exLesson.Slug), chromedp.WaitVisible(chromedp.CSS(exScope+` [data-testid="editor"]`)),
-		setCode(exScope+` textarea[name="code"]`, ex.Solution), chromedp.Click(chromedp.CSS(exScope+` [data-testid="submit"]`)),
+		setCode(exScope+` textarea[name="code"]`, ex.Solution), clickSteady(exScope+` [data-testid="submit"]`),
 		chromedp.WaitVisible(chromedp.CSS(exScope+` [data-testid="summary"]`)))
 	if got := fox.text(t, exScope+` [data-testid="summary"]`); !strings.Contains(got, "Solved.") {
 		t.Fatalf("the reference solution: %q", got)

@@ -113,22 +113,63 @@ func TestBrowserWholeCourse(t *testing.T) {
 // submitUntilGraded presses Submit in the exercise panel in scope and waits
 // for its result. A busy sandbox answers with a problem instead (503 with
 // Retry-After), and a learner presses Submit again: so does this, a few
-// times, and fails with the problem shown if it never grades.
+// times, and fails with the problem shown if it never grades. A panel that
+// shows neither within browserStepLimit fails with what it does show.
 func (b *browser) submitUntilGraded(t *testing.T, scope string) {
 	t.Helper()
 	var problem string
 	for try := range 5 {
-		b.do(t, chromedp.Click(chromedp.CSS(scope+` [data-testid="submit"]`)),
-			chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="summary"], `+scope+` [data-testid="problem"]`)))
-		ctx, cancel := context.WithTimeout(b.ctx, browserStepLimit)
-		graded, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('`+scope+` [data-testid="summary"]') !== null`))
-		cancel()
-		if err == nil && graded {
+		b.do(t, clickSteady(scope+` [data-testid="submit"]`))
+		state := b.waitPanel(t, scope)
+		if state.Graded {
 			return
 		}
-		problem = b.text(t, scope+` [data-testid="problem"]`)
+		problem = state.Problem
 		t.Logf("submit %d of %s answered a problem, trying again: %s", try+1, scope, problem)
 		time.Sleep(2 * time.Second)
 	}
 	t.Fatalf("%s was never graded; the panel says: %s", scope, problem)
+}
+
+// panelState is what an exercise panel's results area shows.
+type panelState struct {
+	Graded  bool   `json:"graded"`
+	Problem string `json:"problem"`
+	Text    string `json:"text"`
+	Busy    bool   `json:"busy"`
+}
+
+// waitPanel waits until the exercise panel in scope shows a result or a
+// problem, and fails with the panel's text if it shows neither in time.
+func (b *browser) waitPanel(t *testing.T, scope string) panelState {
+	t.Helper()
+	js := `(() => {
+		const panel = document.querySelector('` + scope + `');
+		if (!panel) return {text: "no panel"};
+		const results = panel.querySelector('[data-testid="results"]');
+		const problem = panel.querySelector('[data-testid="problem"]');
+		return {
+			graded: panel.querySelector('[data-testid="summary"]') !== null,
+			problem: problem ? problem.textContent.trim() : "",
+			text: results ? results.textContent.trim() : "no results area",
+			busy: panel.querySelector('[aria-busy="true"]') !== null,
+		};
+	})()`
+	deadline := time.Now().Add(browserStepLimit)
+	var last panelState
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+		st, err := chromedp.Run(ctx, chromedp.Evaluate[panelState](js))
+		cancel()
+		if err == nil {
+			last = st
+			if st.Graded || st.Problem != "" {
+				return st
+			}
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	shot := b.screenshot(t, "failure")
+	t.Fatalf("%s showed no result within %v; its results area says %q (busy %v)\nscreenshot: %s", scope, browserStepLimit, last.Text, last.Busy, shot)
+	return last
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"learn/lessons"
+	"learn/sandbox"
+	"learn/web"
 )
 
 // setCode replaces the editor's text, as typing would.
@@ -37,7 +39,7 @@ func TestBrowserExercise(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="editor"]`)))
 
 	// The starter is wrong: run it and see the failing sample with its diff.
-	b.do(t, chromedp.Click(chromedp.CSS(scope+` [data-testid="run"]`)),
+	b.do(t, clickSteady(scope+` [data-testid="run"]`),
 		chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="summary"]`)))
 	if got := b.text(t, scope+` [data-testid="summary"]`); !strings.HasPrefix(got, "1 of 3 sample cases passed") {
 		t.Errorf("starter run summary = %q", got)
@@ -50,7 +52,7 @@ func TestBrowserExercise(t *testing.T) {
 
 	// Fix it in the editor and submit: every case passes and XP rises.
 	b.do(t, setCode(scope+` textarea[name="code"]`, ex.Solution),
-		chromedp.Click(chromedp.CSS(scope+` [data-testid="submit"]`)),
+		clickSteady(scope+` [data-testid="submit"]`),
 		chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="summary"].outcome-pass`)))
 	summary := b.text(t, scope+` [data-testid="summary"]`)
 	want := fmt.Sprintf("%d of %d cases passed, hidden ones included. Solved. +%d XP.", len(ex.Samples)+len(ex.Hidden), len(ex.Samples)+len(ex.Hidden), ex.XPValue())
@@ -68,6 +70,56 @@ func TestBrowserExercise(t *testing.T) {
 		t.Errorf("after a reload the editor shows %q, want the submitted code", got)
 	}
 	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
+	}
+}
+
+// TestBrowserExerciseProblems sends code the server cannot take, and checks
+// that the panel says why in words a learner can act on, as the problem the
+// server's own page shows, and that the code stays in the editor.
+func TestBrowserExerciseProblems(t *testing.T) {
+	base, _ := startServer(t, filepath.Join(t.TempDir(), "learn.db"))
+	waitReady(t, base)
+	b := newBrowser(t)
+	scope := `[data-testid="exercise-report-a-failure"]`
+	course, err := lessons.Load(lessons.BuiltIn())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, lesson, ok := course.Exercise("report-a-failure")
+	if !ok {
+		t.Fatal("the course has no report-a-failure exercise")
+	}
+	b.do(t, chromedp.Navigate(base+"/lessons/"+lesson.Slug), chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="editor"]`)))
+	tests := []struct {
+		name string
+		code string
+		want string
+	}{
+		// Past the sandbox's code limit: the server draws the panel.
+		{"over the code limit", "# " + strings.Repeat("x", sandbox.DefaultMaxCodeBytes+10) + "\n", "shorten"},
+		// Past the request body cap: the server refuses in plain text.
+		{"over the body cap", "# " + strings.Repeat("y", web.DefaultMaxBodyBytes+10) + "\n", "too large"},
+	}
+	for _, tt := range tests {
+		b.do(t, setCode(scope+` textarea[name="code"]`, tt.code), clickSteady(scope+` [data-testid="run"]`))
+		st := b.waitPanel(t, scope)
+		if st.Graded || !strings.Contains(strings.ToLower(st.Problem), tt.want) {
+			t.Errorf("%s: the panel shows graded=%v problem %q, want a problem saying %q", tt.name, st.Graded, st.Problem, tt.want)
+		}
+		kept, err := chromedp.Run(b.ctx, chromedp.Evaluate[int](`document.querySelector('`+scope+` textarea[name="code"]').value.length`))
+		if err != nil || kept != len(tt.code) {
+			t.Errorf("%s: the editor holds %d characters after the refusal (%v), want the code kept", tt.name, kept, err)
+		}
+	}
+	// The browser logs each 413 as a failed load; anything else is a fault.
+	var errs []string
+	for _, e := range b.consoleErrors() {
+		if !strings.Contains(e, "status of 413") {
+			errs = append(errs, e)
+		}
+	}
+	if len(errs) > 0 {
 		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
 	}
 }

@@ -139,7 +139,7 @@ func TestBrowserLearnerComesBack(t *testing.T) {
 			scope := fmt.Sprintf(`[data-testid="exercise-%s"]`, w.ID)
 			b.do(t, chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="editor"]`)),
 				setCode(scope+` textarea[name="code"]`, w.Exercise.Solution),
-				chromedp.Click(chromedp.CSS(scope+` [data-testid="submit"]`)),
+				clickSteady(scope+` [data-testid="submit"]`),
 				chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="summary"].outcome-pass`)))
 		case w.Kind == quiz.KindQuiz:
 			q = w.Value.(*quiz.Quiz)
@@ -242,7 +242,7 @@ func TestBrowserLearnerComesBack(t *testing.T) {
 	scope := `[data-testid="exercise-lookup-order"]`
 	b.do(t, chromedp.Navigate(base+"/lessons/"+mcpLesson.Slug), chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="editor"]`)),
 		setCode(scope+` textarea[name="code"]`, mcpEx.Solution),
-		chromedp.Click(chromedp.CSS(scope+` [data-testid="submit"]`)),
+		clickSteady(scope+` [data-testid="submit"]`),
 		chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="summary"].outcome-pass`)))
 	height := eval[float64](t, b, `document.querySelector('`+scope+` [data-testid="transcript"]').getBoundingClientRect().height`)
 	if height >= 1500 || height < 100 {

@@ -38,7 +38,7 @@ func TestBrowserMCPExercise(t *testing.T) {
 		t.Fatal("the starter changed: this test no longer knows where to edit it")
 	}
 	b.do(t, setCode(scope+` textarea[name="code"]`, wrong),
-		chromedp.Click(chromedp.CSS(scope+` [data-testid="submit"]`)),
+		clickSteady(scope+` [data-testid="submit"]`),
 		chromedp.WaitVisible(chromedp.CSS(host)))
 	if got := b.text(t, scope+` [data-testid="summary"]`); !strings.HasPrefix(got, "2 of 4 cases passed") {
 		t.Errorf("wrong answer's summary = %q", got)
@@ -59,7 +59,7 @@ func TestBrowserMCPExercise(t *testing.T) {
 
 	// Right: the message names the id. The same call now reads differently.
 	b.do(t, setCode(scope+` textarea[name="code"]`, ex.Solution),
-		chromedp.Click(chromedp.CSS(scope+` [data-testid="submit"]`)),
+		clickSteady(scope+` [data-testid="submit"]`),
 		chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="summary"].outcome-pass`)), unfold)
 	transcript = b.text(t, host)
 	for _, want := range []string{"No order with id 'Z9'", `"structuredContent"`, "desk lamp"} {

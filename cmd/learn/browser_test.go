@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,6 +110,33 @@ func (b *browser) do(t *testing.T, steps ...chromedp.Action[chromedp.Void]) {
 		shot := b.screenshot(t, "failure")
 		t.Fatalf("browser: %v\nconsole errors: %q\nscreenshot: %s", err, b.consoleErrors(), shot)
 	}
+}
+
+// clickSteady clicks the element matching sel once it has stopped moving.
+// A mouse click lands where the element was when the click was computed:
+// an editor that has just been given a long program measures its lines
+// over the next frames and moves everything under it, and a click then
+// lands beside the button. A learner looks before clicking; this waits
+// until the element's box is the same for three polls in a row.
+func clickSteady(sel string) chromedp.Action[chromedp.Void] {
+	js, _ := json.Marshal(sel)
+	steady := fmt.Sprintf(`(() => {
+		const el = document.querySelector(%s);
+		if (!el) return false;
+		const r = el.getBoundingClientRect();
+		const box = [r.x, r.y, r.width, r.height].join(",");
+		const s = window.__learnSteady || {box: "", n: 0};
+		window.__learnSteady = s;
+		if (s.box === box) s.n++; else { s.box = box; s.n = 0; }
+		if (s.n < 3) return false;
+		window.__learnSteady = null;
+		return true;
+	})()`, js)
+	return chromedp.Steps(
+		chromedp.ScrollIntoView(chromedp.CSS(sel)),
+		chromedp.Poll[chromedp.Void](steady, chromedp.WithPollingInterval(50*time.Millisecond)),
+		chromedp.Click(chromedp.CSS(sel)),
+	)
 }
 
 // text returns the visible text of the first element matching sel.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -22,7 +24,8 @@ func startServer(t *testing.T, db string) (base string, stop func()) {
 	listening := make(chan string, 1)
 	done := make(chan error, 1)
 	cfg := serveConfig{addr: "127.0.0.1:0", db: db, logLevel: slog.LevelWarn, sandbox: testSandboxConfig(t), runsPerMinute: 600}
-	go func() { done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), listening) }()
+	logs := serverLog(t)
+	go func() { done <- serve(ctx, cfg, logs, listening) }()
 	select {
 	case addr := <-listening:
 		base = "http://" + addr
@@ -47,6 +50,37 @@ func startServer(t *testing.T, db string) (base string, stop func()) {
 	t.Cleanup(stop)
 	return base, stop
 }
+
+// serverLog returns a logger for a test's server that keeps the server's
+// log (info and above) and prints it if the test fails, so that a failure
+// in CI says what the server saw.
+func serverLog(t *testing.T) *slog.Logger {
+	t.Helper()
+	var mu sync.Mutex
+	var buf bytes.Buffer
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		out := buf.Bytes()
+		if len(out) > 64<<10 {
+			out = out[len(out)-64<<10:]
+		}
+		t.Logf("the server's log (last 64 KiB):\n%s", out)
+	})
+	return slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return buf.Write(p)
+	}), &slog.HandlerOptions{Level: slog.LevelInfo}))
+}
+
+// writerFunc is a function as an io.Writer.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 func newClient(t *testing.T) *http.Client {
 	jar, err := cookiejar.New(nil)

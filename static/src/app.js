@@ -82,6 +82,16 @@ async function submitInPlace(event) {
   }
 }
 
+// showProblem says in the results area why code was not graded, as the
+// server's own panel does, and moves nothing else.
+function showProblem(results, message) {
+  const p = document.createElement("p");
+  p.className = "outcome outcome-fail";
+  p.dataset.testid = "problem";
+  p.textContent = message;
+  results.replaceChildren(p);
+}
+
 // Exercise forms: run or submit in place and show the results under the
 // editor, which keeps its state.
 async function runInPlace(event) {
@@ -89,28 +99,42 @@ async function runInPlace(event) {
   if (!form) return;
   event.preventDefault();
   const panel = form.closest("section.exercise");
-  const results = panel.querySelector('[data-testid="results"]');
+  let results = panel.querySelector('[data-testid="results"]');
   const buttons = form.querySelectorAll("button");
   const body = new URLSearchParams(new FormData(form));
   body.set("mode", (event.submitter && event.submitter.value) || "run");
   buttons.forEach((b) => b.setAttribute("aria-busy", "true"));
   results.textContent = "Running…";
   try {
-    const response = await fetch(form.getAttribute("action"), {
-      method: "POST", body, headers: { Accept: "application/json" }, credentials: "same-origin",
-    });
-    const data = await response.json();
-    if (data.html) {
-      const holder = document.createElement("div");
-      holder.innerHTML = data.html; // drawn and escaped by the server
-      results.replaceWith(holder.querySelector('[data-testid="results"]'));
+    let response;
+    try {
+      response = await fetch(form.getAttribute("action"), {
+        method: "POST", body, headers: { Accept: "application/json" }, credentials: "same-origin",
+      });
+    } catch (err) {
+      showProblem(results, "The server could not be reached. Your code is still here; try again.");
+      return;
+    }
+    // Not every answer is JSON: a body over the server's cap is refused in
+    // plain text, and a proxy in front may answer with a page.
+    const raw = await response.text();
+    let data = {};
+    try {
+      data = JSON.parse(raw);
+    } catch (err) {
+      const type = response.headers.get("Content-Type") || "";
+      if (type.startsWith("text/plain") && raw.trim()) data = { error: raw.trim().slice(0, 300) };
+    }
+    const fresh = data.html && new DOMParser().parseFromString(data.html, "text/html").querySelector('[data-testid="results"]');
+    if (fresh) {
+      // Drawn and escaped by the server.
+      results.replaceWith(fresh);
+      results = fresh;
       if (data.passed && body.get("mode") === "submit") markDone(panel.id);
     } else {
-      results.textContent = data.error || data.problem || `The server answered ${response.status}.`;
+      showProblem(results, data.error || data.problem || `The server answered ${response.status} ${response.statusText}; your code is still here, try again.`);
     }
     updateHeader(data.learner);
-  } catch (err) {
-    results.textContent = "The server could not be reached. Your code is still here; try again.";
   } finally {
     buttons.forEach((b) => b.removeAttribute("aria-busy"));
   }
