@@ -27,6 +27,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -58,6 +59,8 @@ const migrationLock = 7_215_220_117
 // Store is an open PostgreSQL database. It is safe for concurrent use.
 type Store struct {
 	pool *pgxpool.Pool
+	// rateTakes counts TakeRate calls, to purge full buckets now and then.
+	rateTakes atomic.Uint64
 }
 
 // IsURL reports whether a --db value names a PostgreSQL database

@@ -366,9 +366,9 @@ func (s *Service) SignInLearner(ctx context.Context, in LearnerSignIn) (string, 
 	now := s.now()
 	code := NormalizeJoinCode(in.Code)
 	_, key, _ := cleanName(in.Name, "name")
-	wait := s.limits.secretAddr.take(in.Address, now)
-	if w := s.limits.secretName.take(code+"\x00"+key, now); w > wait {
-		wait = w
+	wait, err := s.takeTries(ctx, now, RateCheck{ruleSecretAddr, in.Address}, RateCheck{ruleSecretName, code + "\x00" + key})
+	if err != nil {
+		return "", err
 	}
 	if wait > 0 {
 		return "", tooMany(wait, "Too many tries with this name. Wait a few minutes, or ask your teacher for your words.")

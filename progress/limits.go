@@ -1,10 +1,8 @@
 package progress
 
 import (
-	"sync"
+	"context"
 	"time"
-
-	"golang.org/x/time/rate"
 )
 
 // Default limits on guessing. Each is a steady rate and a burst: a class
@@ -24,64 +22,32 @@ const (
 	SecretTriesPerAddress = 40
 )
 
-// limiterMax bounds each limiter table; when full it starts again empty,
-// which can only let a guesser retry sooner, never lock anyone out.
-const limiterMax = 50_000
-
-// limiter is a table of token buckets keyed by what is limited (an
-// address, an e-mail). It lives in the Service; each replica counts its
-// own tries.
-type limiter struct {
-	mu    sync.Mutex
-	every time.Duration
-	burst int
-	m     map[string]*rate.Limiter
-}
-
-func newLimiter(perWindow int, window time.Duration) *limiter {
-	return &limiter{every: window / time.Duration(perWindow), burst: perWindow}
-}
-
-// take spends one try for key at now, and returns how long to wait when
-// there is none left (0 when the try may go ahead).
-func (l *limiter) take(key string, now time.Time) time.Duration {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.m == nil || len(l.m) >= limiterMax {
-		l.m = make(map[string]*rate.Limiter)
-	}
-	lim, ok := l.m[key]
-	if !ok {
-		lim = rate.NewLimiter(rate.Every(l.every), l.burst)
-		l.m[key] = lim
-	}
-	r := lim.ReserveN(now, 1)
-	if d := r.DelayFrom(now); d > 0 {
-		r.CancelAt(now)
-		return d
-	}
-	return 0
-}
-
 // tooMany is the error for a spent limit.
 func tooMany(wait time.Duration, msg string) *Error {
 	return &Error{Kind: TooMany, RetryAfter: wait, Message: msg}
 }
 
-// limits are the Service's tables of tries.
-type limits struct {
-	signInAddr, signInAccount *limiter
-	secretName, secretAddr    *limiter
-	postLearner, postAddr     *limiter
+// The Service's rules. They are counted by the Service's RateLimiter, which
+// servers sharing a database share.
+var (
+	ruleSignInAddr    = PerWindow("signin-address", SignInsPerAddress, time.Minute)
+	ruleSignInAccount = PerWindow("signin-account", SignInsPerAccount, time.Minute)
+	ruleSecretName    = PerWindow("secret-name", SecretTriesPerName, 10*time.Minute)
+	ruleSecretAddr    = PerWindow("secret-address", SecretTriesPerAddress, time.Minute)
+	rulePostLearner   = PerWindow("post-learner", PostsPerLearner, time.Minute)
+	rulePostAddr      = PerWindow("post-address", PostsPerAddress, time.Minute)
+)
+
+// takeTries spends a try of every check (all or none) and returns the
+// wait when one has none left, 0 when the request may go ahead.
+func (s *Service) takeTries(ctx context.Context, now time.Time, checks ...RateCheck) (time.Duration, error) {
+	_, wait, err := TakeAll(ctx, s.limiter, now, checks...)
+	if err != nil {
+		return 0, &Error{Kind: Internal, Err: err}
+	}
+	return wait, nil
 }
 
-func newLimits() limits {
-	return limits{
-		signInAddr:    newLimiter(SignInsPerAddress, time.Minute),
-		signInAccount: newLimiter(SignInsPerAccount, time.Minute),
-		secretName:    newLimiter(SecretTriesPerName, 10*time.Minute),
-		secretAddr:    newLimiter(SecretTriesPerAddress, time.Minute),
-		postLearner:   newLimiter(PostsPerLearner, time.Minute),
-		postAddr:      newLimiter(PostsPerAddress, time.Minute),
-	}
-}
+// Limiter is the RateLimiter the Service counts tries with, for the other
+// limits of the same server (runs and posts in the web layer).
+func (s *Service) Limiter() RateLimiter { return s.limiter }

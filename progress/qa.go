@@ -159,11 +159,10 @@ type PostInput struct {
 }
 
 // takePost spends one post of a's and of the address's allowance.
-func (s *Service) takePost(a Actor, address string) error {
-	now := s.now()
-	wait := s.limits.postLearner.take(a.ID, now)
-	if w := s.limits.postAddr.take(address, now); w > wait {
-		wait = w
+func (s *Service) takePost(ctx context.Context, a Actor, address string) error {
+	wait, err := s.takeTries(ctx, s.now(), RateCheck{rulePostLearner, a.ID}, RateCheck{rulePostAddr, address})
+	if err != nil {
+		return err
 	}
 	if wait > 0 {
 		secs := int((wait + time.Second - 1) / time.Second)
@@ -242,7 +241,7 @@ func (s *Service) writePost(ctx context.Context, a Actor, sc Scope, p Post, in P
 	if perr != nil {
 		return Post{}, perr
 	}
-	if err := s.takePost(a, in.Address); err != nil {
+	if err := s.takePost(ctx, a, in.Address); err != nil {
 		return Post{}, err
 	}
 	html, err := s.text.render(body)
@@ -287,7 +286,7 @@ func (s *Service) EditPost(ctx context.Context, a Actor, postID int64, body, add
 	if perr != nil {
 		return Post{}, perr
 	}
-	if err := s.takePost(a, address); err != nil {
+	if err := s.takePost(ctx, a, address); err != nil {
 		return Post{}, err
 	}
 	html, err := s.text.render(clean)

@@ -27,6 +27,10 @@ type Config struct {
 	// summary older than the learner's last write, whichever server took
 	// it. One server alone needs none.
 	Invalidator Invalidator
+	// Limiter counts tries against the rate limits; nil counts them in
+	// this process's memory. Servers sharing a database pass the
+	// database's, so that every limit holds across them.
+	Limiter RateLimiter
 }
 
 // Invalidator keeps the cached summaries of servers that share one store
@@ -53,9 +57,10 @@ type Service struct {
 	grader    grading.Runner
 	now       func() time.Time
 	summaries summaries
-	// limits count sign-in tries; dummyHash is compared against for an
-	// unknown e-mail (made on first use: bcrypt is slow on purpose).
-	limits    limits
+	// limiter counts sign-in tries and posts (and, through Limiter, the
+	// web layer's limits); dummyHash is compared against for an unknown
+	// e-mail (made on first use: bcrypt is slow on purpose).
+	limiter   RateLimiter
 	dummyHash func() string
 	// text renders and sanitises Q&A posts.
 	text *postText
@@ -73,10 +78,13 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Course == nil || cfg.Store == nil {
 		return nil, errors.New("progress: new service: course and store are required")
 	}
-	s := &Service{store: cfg.Store, grader: cfg.Grader, now: cfg.Now, limits: newLimits(), dummyHash: sync.OnceValue(newDummyHash), text: newPostText()}
+	s := &Service{store: cfg.Store, grader: cfg.Grader, now: cfg.Now, limiter: cfg.Limiter, dummyHash: sync.OnceValue(newDummyHash), text: newPostText()}
 	s.summaries.invalidator = cfg.Invalidator
 	if s.now == nil {
 		s.now = time.Now
+	}
+	if s.limiter == nil {
+		s.limiter = NewMemoryLimiter()
 	}
 	if err := s.SetCourse(cfg.Course); err != nil {
 		return nil, err

@@ -144,9 +144,9 @@ func (s *Service) SignIn(ctx context.Context, req SignInRequest) (SignedIn, erro
 	}
 	now := s.now()
 	email := NormalizeEmail(req.Email)
-	wait := s.limits.signInAddr.take(req.Address, now)
-	if w := s.limits.signInAccount.take(email, now); w > wait {
-		wait = w
+	wait, err := s.takeTries(ctx, now, RateCheck{ruleSignInAddr, req.Address}, RateCheck{ruleSignInAccount, email})
+	if err != nil {
+		return SignedIn{}, err
 	}
 	if wait > 0 {
 		return SignedIn{}, tooMany(wait, "Too many sign-in attempts. Wait a minute, then try again.")
@@ -229,7 +229,11 @@ func (s *Service) ChangePassword(ctx context.Context, a Actor, current, next, ad
 		return SignedIn{}, notFound("Sign in as a teacher to change your password.")
 	}
 	now := s.now()
-	if wait := s.limits.signInAccount.take(fmt.Sprint("teacher:", a.TeacherID), now); wait > 0 {
+	wait, err := s.takeTries(ctx, now, RateCheck{ruleSignInAccount, fmt.Sprint("teacher:", a.TeacherID)})
+	if err != nil {
+		return SignedIn{}, err
+	}
+	if wait > 0 {
 		return SignedIn{}, tooMany(wait, "Too many tries. Wait a minute, then try again.")
 	}
 	t, err := s.store.FindTeacher(ctx, a.TeacherID)

@@ -24,6 +24,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -56,6 +57,8 @@ type Store struct {
 	// stmts holds the statements of other queries on a page view,
 	// prepared on first use by their text (see prepared).
 	stmts sync.Map // string -> *sql.Stmt
+	// rateTakes counts TakeRate calls, to purge full buckets now and then.
+	rateTakes atomic.Uint64
 }
 
 // Open opens (creating if needed) the SQLite file at path and applies any

@@ -2,15 +2,13 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"html/template"
 	"net"
 	"net/http"
-	"sync"
 	"time"
-
-	"golang.org/x/time/rate"
 
 	"learn/grading"
 	"learn/lessons"
@@ -57,86 +55,32 @@ type ExerciseResult struct {
 	MCP *MCPPanel
 }
 
-// keyedLimiter is a token bucket per key (a learner, an address): burst
-// requests at once, then perMin a minute. A limiter with perMin <= 0 lets
-// everything through.
-type keyedLimiter struct {
-	perMin, burst int
-	mu            sync.Mutex
-	buckets       map[string]*rate.Limiter
-}
-
-// maxBuckets bounds a keyedLimiter's memory: past it, buckets that are
-// full again (idle keys) are dropped.
-const maxBuckets = 50_000
-
-func newKeyedLimiter(perMin, burst int) *keyedLimiter {
-	return &keyedLimiter{perMin: perMin, burst: max(burst, 1), buckets: map[string]*rate.Limiter{}}
-}
-
-// reserve takes one token for key at now, or reports how long until one is
-// free (taking nothing).
-func (l *keyedLimiter) reserve(key string, now time.Time) (*rate.Reservation, time.Duration) {
-	if l == nil || l.perMin <= 0 {
-		return nil, 0
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	lim, ok := l.buckets[key]
-	if !ok {
-		if len(l.buckets) >= maxBuckets {
-			l.sweep(now)
-		}
-		lim = rate.NewLimiter(rate.Limit(float64(l.perMin)/60), l.burst)
-		l.buckets[key] = lim
-	}
-	r := lim.ReserveN(now, 1)
-	if d := r.DelayFrom(now); d > 0 {
-		r.CancelAt(now)
-		return nil, d
-	}
-	return r, 0
-}
-
-// sweep drops the buckets that have refilled; if every key is busy it
-// starts over, which forgives them rather than growing without bound.
-func (l *keyedLimiter) sweep(now time.Time) {
-	for k, lim := range l.buckets {
-		if lim.TokensAt(now) >= float64(l.burst) {
-			delete(l.buckets, k)
-		}
-	}
-	if len(l.buckets) >= maxBuckets {
-		clear(l.buckets)
-	}
-}
-
-// limitCheck is one bucket a request must take a token from.
+// limitCheck is one rule a request must take a try from.
 type limitCheck struct {
-	limiter *keyedLimiter
-	key     string
+	rule progress.Rule
+	key  string
 	// message says what was exceeded, given the limit a minute and the
 	// wait; it becomes the 429's message.
 	message func(perMin int, wait string) string
 }
 
-// takeTokens takes a token from every check's bucket, or from none: the
-// first bucket that is empty refuses with a 429 *Error carrying its wait as
-// Retry-After.
-func takeTokens(now time.Time, checks ...limitCheck) error {
-	var taken []*rate.Reservation
-	for _, c := range checks {
-		r, wait := c.limiter.reserve(c.key, now)
-		if wait > 0 {
-			for _, t := range taken {
-				t.CancelAt(now)
-			}
-			return &Error{Status: http.StatusTooManyRequests, RetryAfter: wait, Err: errRateLimited,
-				Message: c.message(c.limiter.perMin, untilText(wait+time.Second))}
-		}
-		if r != nil {
-			taken = append(taken, r)
-		}
+// takeTokens takes a try of every check, or of none: the first rule with
+// none left refuses with a 429 *Error carrying its wait as Retry-After.
+// The tries are counted by the core's limiter, which servers sharing a
+// database share.
+func (s *Server) takeTokens(ctx context.Context, checks ...limitCheck) error {
+	rc := make([]progress.RateCheck, len(checks))
+	for i, c := range checks {
+		rc[i] = progress.RateCheck{Rule: c.rule, Key: c.key}
+	}
+	i, wait, err := progress.TakeAll(ctx, s.app.Limiter(), s.now(), rc...)
+	if err != nil {
+		return fmt.Errorf("web: %w", err)
+	}
+	if wait > 0 {
+		c := checks[i]
+		return &Error{Status: http.StatusTooManyRequests, RetryAfter: wait, Err: errRateLimited,
+			Message: c.message(c.rule.PerMinuteRate(), untilText(wait+time.Second))}
 	}
 	return nil
 }
@@ -163,7 +107,7 @@ func (s *Server) runChecks(r *http.Request) []limitCheck {
 // (404, 413, 503 with Retry-After), or errClientGone when the client left
 // while the run waited (the sandbox then drops it from its queue).
 func (s *Server) gradeExercise(r *http.Request, lessonSlug, exerciseID, code string, mode grading.Mode) (progress.ExerciseOutcome, error) {
-	if err := takeTokens(s.now(), s.runChecks(r)...); err != nil {
+	if err := s.takeTokens(r.Context(), s.runChecks(r)...); err != nil {
 		return progress.ExerciseOutcome{}, err
 	}
 	out, err := s.app.RunExercise(r.Context(), progress.ActorFrom(r.Context()), lessonSlug, exerciseID, code, mode)

@@ -182,7 +182,7 @@ func (s *Server) capForm(next http.Handler) http.Handler {
 // limit the post is refused with 429 and Retry-After, before it is read.
 func (s *Server) graded(h handlerFunc) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		err := takeTokens(s.now(),
+		err := s.takeTokens(r.Context(),
 			limitCheck{s.posts, learnerKey(r), func(n int, wait string) string {
 				return fmt.Sprintf("You are sending answers faster than %d a minute. Wait %s, then check again.", n, wait)
 			}},

@@ -138,7 +138,7 @@ type Server struct {
 	dev   *devHub // nil unless Config.Dev
 	guide *guide
 	// Rate limits, each a bucket per learner or per address.
-	runs, addrRuns, posts, addrPosts *keyedLimiter
+	runs, addrRuns, posts, addrPosts progress.Rule
 	maxForm                          int64
 	// quiet counts the answers that are not server failures (overload,
 	// rate limits, clients gone) and logs them as a summary.
@@ -170,13 +170,13 @@ func New(cfg Config) (*Server, error) {
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
 	}
-	s.runs = newKeyedLimiter(orDefault(cfg.RunsPerMinute, DefaultRunsPerMinute), orDefault(cfg.RunBurst, DefaultRunBurst))
+	s.runs = progress.PerMinute("runs-learner", orDefault(cfg.RunsPerMinute, DefaultRunsPerMinute), orDefault(cfg.RunBurst, DefaultRunBurst))
 	perAddr := orDefault(cfg.RunsPerMinutePerAddress, DefaultRunsPerMinutePerAddress)
-	s.addrRuns = newKeyedLimiter(perAddr, perAddr/2)
+	s.addrRuns = progress.PerMinute("runs-address", perAddr, perAddr/2)
 	perLearner := orDefault(cfg.PostsPerMinute, DefaultPostsPerMinute)
-	s.posts = newKeyedLimiter(perLearner, perLearner/2)
+	s.posts = progress.PerMinute("answers-learner", perLearner, perLearner/2)
 	perAddr = orDefault(cfg.PostsPerMinutePerAddress, DefaultPostsPerMinutePerAddress)
-	s.addrPosts = newKeyedLimiter(perAddr, perAddr/2)
+	s.addrPosts = progress.PerMinute("answers-address", perAddr, perAddr/2)
 	s.maxForm = cfg.MaxFormBytes
 	if s.maxForm <= 0 {
 		s.maxForm = DefaultMaxFormBytes

@@ -47,6 +47,19 @@ func openDatabase(ctx context.Context, db string, log *slog.Logger) (database, p
 	return st, st.WriteVersions(log.With("component", "postgres")), nil
 }
 
+// rateLimiter is what counts a server's rate limits: for PostgreSQL the
+// database, so that servers sharing it share every limit; for SQLite, whose
+// file one server owns, that server's memory (nil), which spares a write
+// per limited request.
+func rateLimiter(db string, st database) progress.RateLimiter {
+	if postgres.IsURL(db) {
+		if l, ok := st.(progress.RateLimiter); ok {
+			return l
+		}
+	}
+	return nil
+}
+
 // dbName is the --db value as the log may show it: without a password.
 func dbName(db string) string {
 	if postgres.IsURL(db) {

@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,13 +17,17 @@ import (
 // startServerOn runs the real server in this process on the database db
 // (a file or a postgres:// URL) and returns its base URL; it stops when the
 // test ends.
-func startServerOn(t *testing.T, db string) string {
+func startServerOn(t *testing.T, db string, adjust ...func(*serveConfig)) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	listening := make(chan string, 1)
 	done := make(chan error, 1)
 	cfg := serveConfig{addr: "127.0.0.1:0", db: db, logLevel: slog.LevelWarn, sandbox: testSandboxConfig(t), runsPerMinute: 600}
-	go func() { done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), listening) }()
+	for _, f := range adjust {
+		f(&cfg)
+	}
+	logs := serverLog(t)
+	go func() { done <- serve(ctx, cfg, logs, listening) }()
 	var base string
 	select {
 	case addr := <-listening:
@@ -144,5 +148,39 @@ func TestKeyCommandsOnPostgres(t *testing.T) {
 	stderr.Reset()
 	if code := run(ctx, []string{"backup", "--db", db, filepath.Join(t.TempDir(), "copy.db")}, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "pg_dump") {
 		t.Errorf("backup of a PostgreSQL URL = exit %d, %q; want a refusal naming pg_dump", code, &stderr)
+	}
+}
+
+// TestLimitsAcrossReplicas: two servers on one PostgreSQL count a learner's
+// answers together. With 4 answers a minute (2 at once) per learner, the
+// third answer is refused whichever server takes it; counted per server,
+// all four would have gone through.
+func TestLimitsAcrossReplicas(t *testing.T) {
+	cluster := pgtest.Start(t)
+	db := cluster.NewDatabase(t)
+	limit := func(cfg *serveConfig) { cfg.postsPerMinute = 4 }
+	a, b := startServerOn(t, db, limit), startServerOn(t, db, limit)
+	lesson := loopLessons(t)[0]
+	c := newClient(t)
+	_, page := get(t, c, a+"/lessons/"+lesson.slug)
+	for _, ck := range c.Jar.Cookies(mustURL(t, a)) {
+		c.Jar.SetCookies(mustURL(t, b), []*http.Cookie{ck})
+	}
+	form, err := quizForm(page, lesson.quiz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var statuses []int
+	for i := range 4 {
+		base := []string{a, b}[i%2]
+		status, _, err := postJSON(c, base+"/lessons/"+lesson.slug+"/widgets/"+lesson.quiz.ID, form)
+		if err != nil {
+			t.Fatal(err)
+		}
+		statuses = append(statuses, status)
+	}
+	want := []int{http.StatusOK, http.StatusOK, http.StatusTooManyRequests, http.StatusTooManyRequests}
+	if !slices.Equal(statuses, want) {
+		t.Errorf("four answers alternating between two servers answered %v, want %v", statuses, want)
 	}
 }

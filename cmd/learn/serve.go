@@ -163,7 +163,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 		collector.SandboxStats(box.Stats)
 		grader, appStore, observer = collector.Runner(grader), collector.Store(st), collector
 	}
-	app, err := progress.New(progress.Config{Course: course, Store: appStore, Grader: grader, Invalidator: invalidator})
+	app, err := progress.New(progress.Config{Course: course, Store: appStore, Grader: grader, Invalidator: invalidator, Limiter: rateLimiter(cfg.db, st)})
 	if err != nil {
 		return err
 	}

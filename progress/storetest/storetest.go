@@ -46,6 +46,7 @@ func Run(t *testing.T, open Open) {
 		{"LearnersAreApart", testLearnersApart},
 		{"LastAttempts", testLastAttempts},
 		{"ResultsShowOnce", testResultsShowOnce},
+		{"RateLimits", testRateLimits},
 		// The classroom (classroom.go).
 		{"Teachers", testTeachers},
 		{"Sessions", testSessions},
