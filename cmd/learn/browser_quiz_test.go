@@ -16,7 +16,13 @@ import (
 // clickAll clicks each input matching the selectors, in order.
 func clickAll(selectors []string) []chromedp.Action[chromedp.Void] {
 	var steps []chromedp.Action[chromedp.Void]
-	for _, sel := range selectors {
+	for i, sel := range selectors {
+		if i == 0 {
+			// Once the first is still, the page around it has settled
+			// (an editor above may still be measuring its lines).
+			steps = append(steps, clickSteady(sel))
+			continue
+		}
 		steps = append(steps, chromedp.Click(chromedp.CSS(sel)))
 	}
 	return steps
