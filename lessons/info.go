@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -23,9 +24,14 @@ const (
 	DefaultLanguage = "en"
 )
 
+// MaxBrandLength is the most characters a course's brand may have: the
+// header has room for a short name beside the navigation on a phone.
+const MaxBrandLength = 24
+
 // Info describes a course: the course.yaml file at the top of its folder.
 //
 //	title: Reading HTTP status codes
+//	brand: http.codes
 //	tagline: What a server's three digits tell a client.
 //	introduction: |
 //	  Every HTTP response starts with a status code. …
@@ -34,9 +40,13 @@ const (
 //	language: en
 //
 // Only title is required. The home page shows the title, tagline and
-// introduction; every page's title and footer name the course.
+// introduction; every page's title and footer name the course, and its
+// header shows the brand, or the title when there is none.
 type Info struct {
-	Title        string   `yaml:"title"`
+	Title string `yaml:"title"`
+	// Brand is the short name in every page's header, "" for none (the
+	// header then shows Title); at most MaxBrandLength characters.
+	Brand        string   `yaml:"brand"`
 	Tagline      string   `yaml:"tagline"`
 	Introduction string   `yaml:"introduction"`
 	Authors      []string `yaml:"authors"`
@@ -63,6 +73,7 @@ type Field struct {
 func InfoFields() []Field {
 	return []Field{
 		{Name: "title", Required: true, Meaning: "The course's name, shown on the home page, in every page title and in the footer."},
+		{Name: "brand", Default: "the title", Meaning: fmt.Sprintf("A short name for the header of every page, such as \"learn.mcp\", at most %d characters; what follows its first dot is shown in the accent colour.", MaxBrandLength)},
 		{Name: "tagline", Default: "none", Meaning: "One line under the title on the home page, and the pages' description for search engines."},
 		{Name: "introduction", Default: "none", Meaning: "Markdown shown on the home page above the lessons: who the course is for and what it covers."},
 		{Name: "authors", Default: "none", Meaning: "A list of names, shown in the footer."},
@@ -105,8 +116,9 @@ func loadInfo(r *renderer, fsys fs.FS) (Info, []Problem) {
 	add := func(line, col int, format string, args ...any) {
 		ps = append(ps, Problem{File: InfoFile, Line: line, Column: col, Message: fmt.Sprintf(format, args...)})
 	}
-	names := make([]string, 0, 6)
-	for _, f := range InfoFields() {
+	fields := InfoFields()
+	names := make([]string, 0, len(fields))
+	for _, f := range fields {
 		names = append(names, f.Name)
 	}
 	var root yaml.Node
@@ -132,6 +144,14 @@ func loadInfo(r *renderer, fsys fs.FS) (Info, []Problem) {
 	if strings.TrimSpace(got.Title) == "" {
 		l, c := at("title")
 		add(l, c, `missing title: add a line such as "title: Reading HTTP status codes"`)
+	}
+	got.Brand = strings.TrimSpace(got.Brand)
+	if n := utf8.RuneCountInString(got.Brand); strings.Contains(got.Brand, "\n") {
+		l, c := at("brand")
+		add(l, c, "brand is one line of at most %d characters, such as \"learn.mcp\"", MaxBrandLength)
+	} else if n > MaxBrandLength {
+		l, c := at("brand")
+		add(l, c, "brand %q is %d characters, more than the header has room for: shorten it to at most %d, or remove it to show the title", got.Brand, n, MaxBrandLength)
 	}
 	if strings.ContainsAny(strings.TrimSpace(got.Tagline), "\n") {
 		l, c := at("tagline")

@@ -16,13 +16,19 @@ func TestLoadInfo(t *testing.T) {
 		problems  []string // substrings of Problem.String, in order
 		loads     bool
 		wantTitle string
+		wantBrand string
 	}{
-		{name: "full", yaml: ptr("title: Reading HTTP status codes\ntagline: Three digits.\nintroduction: |\n  For **everyone**.\nauthors: [A team]\nlicence: CC BY 4.0\nlanguage: pt-BR\n"),
-			loads: true, wantTitle: "Reading HTTP status codes"},
+		{name: "full", yaml: ptr("title: Reading HTTP status codes\nbrand: http.codes\ntagline: Three digits.\nintroduction: |\n  For **everyone**.\nauthors: [A team]\nlicence: CC BY 4.0\nlanguage: pt-BR\n"),
+			loads: true, wantTitle: "Reading HTTP status codes", wantBrand: "http.codes"},
+		{name: "no brand", yaml: ptr("title: T\n"), loads: true, wantTitle: "T", wantBrand: ""},
+		{name: "brand at the limit", yaml: ptr("title: T\nbrand: \"  " + strings.Repeat("é", MaxBrandLength) + "  \"\n"), loads: true, wantTitle: "T", wantBrand: strings.Repeat("é", MaxBrandLength)},
+		{name: "brand too long", yaml: ptr("title: T\nbrand: " + strings.Repeat("b", MaxBrandLength+1) + "\n"),
+			problems: []string{`course.yaml:2:1: brand "bbbbbbbbbbbbbbbbbbbbbbbbb" is 25 characters, more than the header has room for: shorten it to at most 24`}},
+		{name: "brand on two lines", yaml: ptr("title: T\nbrand: |\n  learn\n  mcp\n"), problems: []string{"course.yaml:2:1: brand is one line of at most 24 characters"}},
 		{name: "missing file", yaml: nil, loads: true, wantTitle: DefaultTitle,
 			problems: []string{"course.yaml: warning: the course has no course.yaml"}},
 		{name: "empty file", yaml: ptr(""), problems: []string{"course.yaml:1: missing title"}},
-		{name: "unknown field", yaml: ptr("title: T\nsubtitle: x\n"), problems: []string{"course.yaml:2: field subtitle not found", "known fields: title, tagline, introduction, authors, licence, language"}},
+		{name: "unknown field", yaml: ptr("title: T\nsubtitle: x\n"), problems: []string{"course.yaml:2: field subtitle not found", "known fields: title, brand, tagline, introduction, authors, licence, language"}},
 		{name: "bad language", yaml: ptr("title: T\nlanguage: English\n"), problems: []string{`course.yaml:2:1: language "English" is not a language tag`}},
 		{name: "empty author", yaml: ptr("title: T\nauthors:\n  - \"\"\n"), problems: []string{"course.yaml:2:1: author 1 is empty"}},
 		{name: "bad yaml", yaml: ptr("title: [unclosed\n"), problems: []string{"course.yaml:", "not valid YAML"}},
@@ -56,6 +62,9 @@ func TestLoadInfo(t *testing.T) {
 			}
 			if c != nil && c.Info.Title != tt.wantTitle {
 				t.Errorf("title = %q, want %q", c.Info.Title, tt.wantTitle)
+			}
+			if c != nil && c.Info.Brand != tt.wantBrand {
+				t.Errorf("brand = %q, want %q", c.Info.Brand, tt.wantBrand)
 			}
 		})
 	}

@@ -135,7 +135,10 @@ func makeBytecode(ctx context.Context, cfg engineConfig, rt wazero.Runtime, comp
 		_ = mod.Close(ctx)
 	}
 	if out.Len() == 0 {
-		return nil, fmt.Errorf("sandbox: precompile the harness: %v: %s", err, bytes.TrimSpace(errOut.Bytes()))
+		// The engine's first interpreter: one that cannot do this will not
+		// start a harness either.
+		se := &startError{err: err, stderr: errOut.Bytes(), before: "without printing the precompiled harness"}
+		return nil, fmt.Errorf("sandbox: the interpreter from %s compiles but does not start (is it the CPython for WASI module?): %s: %s", cfg.moduleName(), se.detail(), installHint)
 	}
 	return out.Bytes(), nil
 }

@@ -42,10 +42,13 @@
 // directory. Worker processes are the same executable, so they load the
 // same module the supervisor located.
 //
-// If the module is missing or does not load, nothing hangs: New still
-// succeeds, Warm fails, and Run, Grade, GradeMCP and ReadyErr return an
-// *UnavailableError (errors.Is ErrUnavailable) whose Reason says what
-// failed and how to fix it. A server answers 503 with that reason.
+// If the module is missing, does not load, or loads but its interpreters
+// never start (a WebAssembly file that is not CPython: three starts in a
+// row fail before any succeeds), nothing hangs: New still succeeds, Warm
+// fails, and Run, Grade, GradeMCP and ReadyErr return an *UnavailableError
+// (errors.Is ErrUnavailable) whose Reason says what failed and how to fix
+// it, with how the last start ended and its stderr. A server answers 503
+// with that reason.
 //
 // # Grading
 //

@@ -10,6 +10,8 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -67,6 +69,14 @@ type engineConfig struct {
 	RefillParallel int
 }
 
+// moduleName names where the interpreter comes from, for messages.
+func (c engineConfig) moduleName() string {
+	if c.WasmBuiltIn {
+		return "the built-in module"
+	}
+	return c.WasmPath
+}
+
 // cacheSubdir names the compilation cache directory. wazero's cache key
 // ignores the debug-info setting, and a cache written with debug info on
 // loads 8x slower, so the name records that ours is written with it off.
@@ -94,11 +104,19 @@ type engine struct {
 	target [numKinds]int
 	// need lists the kinds to start, oldest first: what was taken first is
 	// refilled first.
-	need     []harnessKind
-	closed   bool
-	wake     chan struct{}
-	onPool   func(parked int) // called when the number of parked instances changes
-	refillWG sync.WaitGroup
+	need   []harnessKind
+	closed bool
+	wake   chan struct{}
+	onPool func(parked int) // called when the number of parked instances changes
+	onFail func(error)      // called once if the interpreter never starts
+	// okStart is set once an instance has started; until then
+	// failedStarts counts starts that failed in a row, and gaveUp, once
+	// there are maxFailedStarts, holds why, and the pool stops refilling
+	// (see noteStartLocked).
+	okStart      bool
+	failedStarts int
+	gaveUp       error
+	refillWG     sync.WaitGroup
 	// running counts instance goroutines. The runtime may only be closed
 	// once they have all returned: closing it frees linear memory (an
 	// mmap), which a guest still running would then fault on.
@@ -159,11 +177,7 @@ func compileModule(ctx, rtCtx context.Context, cfg engineConfig, wasm []byte, ca
 	compiled, err := rt.CompileModule(ctx, wasm)
 	if err != nil {
 		_ = rt.Close(ctx)
-		what := cfg.WasmPath
-		if cfg.WasmBuiltIn {
-			what = "the built-in module"
-		}
-		return nil, nil, fmt.Errorf("sandbox: cannot load the interpreter from %s (is it the CPython for WASI module?): %w: %s", what, err, installHint)
+		return nil, nil, fmt.Errorf("sandbox: cannot load the interpreter from %s (is it the CPython for WASI module?): %w: %s", cfg.moduleName(), err, installHint)
 	}
 	return rt, compiled, nil
 }
@@ -302,8 +316,97 @@ func (e *engine) start(kind harnessKind) (*instance, error) {
 		cancel()
 		var stderr bytes.Buffer
 		inst.stderr.attach(func(p []byte) { stderr.Write(p) }, 0, nil)
-		return nil, fmt.Errorf("sandbox: interpreter did not start: %v: %s", err, bytes.TrimSpace(stderr.Bytes()))
+		return nil, &startError{err: err, stderr: stderr.Bytes(), before: "before it read a submission"}
 	}
+}
+
+// startError is how an interpreter that was to start ended instead: _start
+// returned, exited or trapped before it was ready.
+type startError struct {
+	err    error // InstantiateModule's result
+	stderr []byte
+	before string // what it did not get to, such as "before it read a submission"
+}
+
+func (e *startError) Error() string { return "sandbox: interpreter did not start: " + e.detail() }
+func (e *startError) Unwrap() error { return e.err }
+
+// detail says in one line how the guest ended and what it last wrote to
+// stderr.
+func (e *startError) detail() string {
+	var exit *sys.ExitError
+	var s string
+	switch {
+	case e.err == nil:
+		s = "its _start returned " + e.before
+	case errors.As(e.err, &exit):
+		s = fmt.Sprintf("it exited with code %d %s", exit.ExitCode(), e.before)
+	default:
+		line, _, _ := strings.Cut(e.err.Error(), "\n")
+		s = fmt.Sprintf("it crashed %s (%s)", e.before, line)
+	}
+	if tail := stderrTail(e.stderr); tail != "" {
+		return s + ", and its stderr ends " + strconv.Quote(tail)
+	}
+	return s + ", and wrote nothing to stderr"
+}
+
+// stderrTail is the end of an interpreter's stderr on one line, its lines
+// joined with " / ": at most the last 400 bytes, where an error message
+// ends.
+func stderrTail(b []byte) string {
+	const keep = 400
+	cut := len(b) > keep
+	if cut {
+		b = b[len(b)-keep:]
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.ToValidUTF8(string(b), ""), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	s := strings.Join(lines, " / ")
+	if cut {
+		s = "…" + s
+	}
+	return s
+}
+
+// maxFailedStarts is how many starts in a row may fail, with none ever
+// succeeded, before an engine takes its interpreter for one that never
+// starts: a file that compiles but is not CPython, or whose harness fails.
+// Retrying such a file for ever would leave Warm waiting for ever.
+const maxFailedStarts = 3
+
+// noteStartLocked counts the outcome of a start. It returns the error to
+// report through onFail when this failure is the one that makes the engine
+// give up: maxFailedStarts in a row with no start ever succeeded. The
+// engine then stops refilling its pool; a cold start that succeeds later
+// resumes it. Once an instance has started, failures are passing troubles
+// and only retried. The caller holds e.mu.
+func (e *engine) noteStartLocked(err error) error {
+	if err == nil {
+		if e.gaveUp != nil {
+			e.kick() // refill again
+		}
+		e.okStart, e.failedStarts, e.gaveUp = true, 0, nil
+		return nil
+	}
+	var se *startError
+	if e.okStart || e.gaveUp != nil || e.closed || e.ctx.Err() != nil || !errors.As(err, &se) {
+		return nil
+	}
+	e.failedStarts++
+	if e.failedStarts < maxFailedStarts {
+		return nil
+	}
+	e.gaveUp = fmt.Errorf("sandbox: the interpreter from %s compiles but does not start (is it the CPython for WASI module?): %d starts failed in a row; in the last, %s: %s",
+		e.cfg.moduleName(), e.failedStarts, se.detail(), installHint)
+	return e.gaveUp
 }
 
 // discard stops a parked instance: closing stdin makes the harness exit.
@@ -313,10 +416,12 @@ func (inst *instance) discard() {
 }
 
 // fill starts the background refill of the pool. onPool, if not nil, is
-// called with the number of parked instances whenever it changes.
-func (e *engine) fill(onPool func(int)) {
+// called with the number of parked instances whenever it changes; onFail,
+// if not nil, is called once if the interpreter never starts (see
+// noteStartLocked), with an error that names its file and says why.
+func (e *engine) fill(onPool func(int), onFail func(error)) {
 	e.mu.Lock()
-	e.onPool = onPool
+	e.onPool, e.onFail = onPool, onFail
 	e.target = [numKinds]int{kindPlain: e.cfg.PoolSize, kindMCP: e.cfg.MCPPoolSize}
 	// The first fill alternates kinds, so both are ready early.
 	for i := range max(e.cfg.PoolSize, e.cfg.MCPPoolSize) {
@@ -354,7 +459,7 @@ func (e *engine) refill() {
 				e.need = append(e.need, kind)
 			}
 		}
-		for len(e.need) > 0 && e.starting[kindPlain]+e.starting[kindMCP] < par {
+		for e.gaveUp == nil && len(e.need) > 0 && e.starting[kindPlain]+e.starting[kindMCP] < par {
 			kind := e.need[0]
 			e.need = e.need[1:]
 			if len(e.parked[kind])+e.starting[kind] >= e.target[kind] {
@@ -391,11 +496,15 @@ func (e *engine) startOne(kind harnessKind) {
 		inst.discard()
 		return
 	}
+	gaveUp := e.noteStartLocked(err)
 	if err == nil {
 		e.parked[kind] = append(e.parked[kind], inst)
 	}
-	n, onPool := len(e.parked[kindPlain])+len(e.parked[kindMCP]), e.onPool
+	n, onPool, onFail := len(e.parked[kindPlain])+len(e.parked[kindMCP]), e.onPool, e.onFail
 	e.mu.Unlock()
+	if gaveUp != nil && onFail != nil {
+		onFail(gaveUp)
+	}
 	if err != nil {
 		// Do not spin on a broken interpreter: wait before the next try.
 		select {
@@ -463,6 +572,12 @@ func (e *engine) take(kind harnessKind) (*instance, error) {
 	}
 	e.kick()
 	inst, err := e.start(kind)
+	e.mu.Lock()
+	gaveUp, onFail := e.noteStartLocked(err), e.onFail
+	e.mu.Unlock()
+	if gaveUp != nil && onFail != nil {
+		onFail(gaveUp)
+	}
 	if err != nil {
 		return nil, err
 	}

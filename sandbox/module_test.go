@@ -132,6 +132,116 @@ func TestUnavailable(t *testing.T) {
 	}
 }
 
+// TestInterpreterNeverStarts checks that a file that compiles but whose
+// interpreters never start (a WebAssembly module that is not CPython) is
+// reported like a missing one, with its file and how its last start
+// ended, instead of leaving the sandbox warming up for ever.
+func TestInterpreterNeverStarts(t *testing.T) {
+	tests := []struct {
+		name   string
+		module fakeModule
+		reason []string
+	}{
+		// It prints, so the harness seems precompiled; then every start
+		// of the pool fails.
+		{"prints, then exits", fakeModule{stdout: "no harness here\n", stderr: "a tool that is not CPython\nusage: fake [options]\n", exit: 1},
+			[]string{"3 starts failed in a row", "exited with code 1 before it read a submission", `its stderr ends "a tool that is not CPython / usage: fake [options]"`}},
+		{"prints, then returns", fakeModule{stdout: "no harness here\n", exit: -1},
+			[]string{"3 starts failed in a row", "its _start returned before it read a submission, and wrote nothing to stderr"}},
+		// It fails at its first start, the one that precompiles the harness.
+		{"exits at once", fakeModule{exit: 1},
+			[]string{"exited with code 1 without printing the precompiled harness, and wrote nothing to stderr"}},
+		{"traps", fakeModule{stderr: "about to trap\n", trap: true},
+			[]string{"crashed without printing the precompiled harness", "unreachable", `its stderr ends "about to trap"`}},
+	}
+	for _, tt := range tests {
+		for _, inProcess := range []bool{false, true} {
+			name := tt.name + ", workers"
+			if inProcess {
+				name = tt.name + ", in process"
+			}
+			t.Run(name, func(t *testing.T) {
+				wasm := filepath.Join(t.TempDir(), ModuleFile)
+				if err := os.WriteFile(wasm, tt.module.bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				cfg := testConfig(t)
+				cfg.WasmPath = wasm
+				cfg.CacheDir = t.TempDir()
+				cfg.InProcess = inProcess
+				cfg.MaxConcurrent = 2
+				s, err := New(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer s.Close(context.Background())
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				defer cancel()
+				start := time.Now()
+				warmErr := s.Warm(ctx, nil)
+				var u *UnavailableError
+				if !errors.As(warmErr, &u) {
+					t.Fatalf("Warm = %v, want an *UnavailableError", warmErr)
+				}
+				t.Logf("Warm after %v: %v", time.Since(start).Round(time.Millisecond), warmErr)
+				for _, part := range append([]string{"the interpreter from " + wasm + " compiles but does not start", "is it the CPython for WASI module?", "make setup"}, tt.reason...) {
+					if !strings.Contains(u.Reason, part) {
+						t.Errorf("reason %q does not say %q", u.Reason, part)
+					}
+				}
+				if strings.Contains(u.Reason, "\n") {
+					t.Errorf("reason %q is more than one line", u.Reason)
+				}
+				ready := s.ReadyErr()
+				if !errors.As(ready, &u) || ready.Error() != warmErr.Error() {
+					t.Errorf("ReadyErr after Warm = %v, want %v", ready, warmErr)
+				}
+				runCtx, cancelRuns := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancelRuns()
+				runs := map[string]func() error{
+					"Run": func() error { _, err := s.Run(runCtx, "print(1)\n", ""); return err },
+					"Grade": func() error {
+						_, err := s.Grade(runCtx, "print(1)\n", []Case{{Name: "one", Expected: "1"}}, CompareTrimmedLines)
+						return err
+					},
+					"GradeMCP": func() error { _, err := s.GradeMCP(runCtx, "print(1)\n", nil, MCPOptions{}); return err },
+				}
+				for name, run := range runs {
+					t0 := time.Now()
+					if err := run(); !errors.Is(err, ErrUnavailable) || err.Error() != warmErr.Error() {
+						t.Errorf("%s = %v, want %v", name, err, warmErr)
+					}
+					if d := time.Since(t0); d > 100*time.Millisecond {
+						t.Errorf("%s took %v to refuse, want at once", name, d)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestStderrTail checks the end of an interpreter's stderr that an error
+// quotes: on one line, and the end of a long one.
+func TestStderrTail(t *testing.T) {
+	long := strings.Repeat("x", 1000) + "\nFatal Python error: no encodings\n"
+	tests := []struct {
+		name, stderr, want string
+	}{
+		{"nothing", "", ""},
+		{"blank lines", "\n  \n", ""},
+		{"lines joined", "Traceback:\n  File x\nValueError: bad\n", "Traceback: / File x / ValueError: bad"},
+		{"the end of a long one", long, "…" + strings.Repeat("x", 400-len("\nFatal Python error: no encodings\n")) + " / Fatal Python error: no encodings"},
+		{"a cut character", "é" + strings.Repeat("y", 399), "…" + strings.Repeat("y", 399)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := stderrTail([]byte(tt.stderr)); got != tt.want {
+				t.Errorf("stderrTail = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
 // TestCacheFolderCannotBeCreated checks that the sandbox works without its
 // cache, compiling on start, and says why once.
 func TestCacheFolderCannotBeCreated(t *testing.T) {

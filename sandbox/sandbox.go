@@ -71,6 +71,9 @@ type Sandbox struct {
 	started   chan struct{}
 	ready     atomic.Bool
 	closed    atomic.Bool
+	// notStarting is the *UnavailableError for an interpreter that
+	// compiles but never starts, made once the executor reports it.
+	notStarting atomic.Pointer[UnavailableError]
 
 	exec executor
 
@@ -83,7 +86,12 @@ type Sandbox struct {
 // executor runs one request somewhere: in this process or in a worker.
 type executor interface {
 	start(ctx context.Context, progress func(string)) error
+	// waitPool waits until the warm pool is full. It returns the error of
+	// broken if the interpreter never starts.
 	waitPool(ctx context.Context, progress func(string)) error
+	// broken returns why the interpreter never starts, once that is known
+	// (see engine.noteStartLocked), else nil. It never waits.
+	broken() error
 	// exec runs req once a slot is free. ctx bounds only the wait for the
 	// slot: a run that has started goes on to its own deadline.
 	exec(ctx context.Context, req execRequest) ([]byte, execOutcome, error)
@@ -149,6 +157,9 @@ func (s *Sandbox) Warm(ctx context.Context, progress func(msg string)) error {
 		return err
 	}
 	if err := s.exec.waitPool(ctx, progress); err != nil {
+		if failed := s.failed(); failed != nil {
+			return failed
+		}
 		return fmt.Errorf("sandbox: fill warm pool: %w", err)
 	}
 	s.ready.Store(true)
@@ -307,6 +318,11 @@ func (s *Sandbox) submitRaw(ctx context.Context, sub submission) (transcript, ex
 	qctx, cancel := context.WithTimeoutCause(ctx, s.cfg.MaxQueueWait, errQueueWait)
 	defer cancel()
 	stdout, end, err := s.exec.exec(qctx, req)
+	if failed := s.failed(); failed != nil && err == nil && end.Crash != "" {
+		// The interpreter did not start for this run, and the executor has
+		// just found that it never does: nothing was run.
+		return transcript{}, execOutcome{}, failed
+	}
 	switch {
 	case err != nil && ctx.Err() == nil && errors.Is(context.Cause(qctx), errQueueWait):
 		s.stats.busy.Add(1)
@@ -473,7 +489,9 @@ type inProcess struct {
 	e     *engine
 	slots chan struct{}
 	mu    sync.Mutex
-	pool  chan struct{} // closed and replaced when the pool count changes
+	pool  chan struct{} // closed and replaced when the pool count changes or the engine gives up
+	// failErr is why the interpreter never starts, once the engine says so.
+	failErr error
 }
 
 func (p *inProcess) start(ctx context.Context, progress func(string)) error {
@@ -488,21 +506,38 @@ func (p *inProcess) start(ctx context.Context, progress func(string)) error {
 	p.e = e
 	p.pool = make(chan struct{})
 	p.mu.Unlock()
-	e.fill(func(int) {
-		p.mu.Lock()
+	changed := func() {
 		close(p.pool)
 		p.pool = make(chan struct{})
+	}
+	e.fill(func(int) {
+		p.mu.Lock()
+		changed()
+		p.mu.Unlock()
+	}, func(err error) {
+		p.mu.Lock()
+		p.failErr = err
+		changed()
 		p.mu.Unlock()
 	})
 	return nil
+}
+
+func (p *inProcess) broken() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.failErr
 }
 
 func (p *inProcess) waitPool(ctx context.Context, progress func(string)) error {
 	last := -1
 	for {
 		p.mu.Lock()
-		ch := p.pool
+		ch, failed := p.pool, p.failErr
 		p.mu.Unlock()
+		if failed != nil {
+			return failed
+		}
 		n := p.e.parkedCount()
 		if n != last {
 			last = n

@@ -39,23 +39,26 @@ func unavailable(reason string, err error) *UnavailableError {
 
 // ReadyErr reports whether the sandbox is ready: nil once Warm has
 // succeeded; an *UnavailableError (errors.Is ErrUnavailable) once the
-// interpreter is known to be missing or failed to load, which Run, Grade
-// and GradeMCP then return too; ErrClosed after Close; else ErrWarmingUp.
+// interpreter is known to be missing, to fail to load, or to compile but
+// never start (maxFailedStarts starts in a row failed, none ever
+// succeeded), which Run, Grade and GradeMCP then return too; ErrClosed
+// after Close; else ErrWarmingUp.
 func (s *Sandbox) ReadyErr() error {
 	if s.closed.Load() {
 		return ErrClosed
 	}
-	if s.ready.Load() {
-		return nil
-	}
 	if err := s.failed(); err != nil {
 		return err
+	}
+	if s.ready.Load() {
+		return nil
 	}
 	return ErrWarmingUp
 }
 
 // failed returns the *UnavailableError that keeps the sandbox from running
-// anything, or nil. It never waits.
+// anything, or nil: the interpreter is missing, does not load, or compiles
+// but never starts. It never waits.
 func (s *Sandbox) failed() error {
 	if s.moduleErr != nil {
 		return s.moduleErr
@@ -66,6 +69,13 @@ func (s *Sandbox) failed() error {
 			return s.startErr
 		}
 	default:
+	}
+	if u := s.notStarting.Load(); u != nil {
+		return u
+	}
+	if err := s.exec.broken(); err != nil {
+		s.notStarting.CompareAndSwap(nil, asUnavailable(err))
+		return s.notStarting.Load()
 	}
 	return nil
 }
@@ -83,5 +93,11 @@ func (s *Sandbox) startExec(ctx context.Context, progress func(string)) error {
 	case err == nil, errors.Is(err, ErrClosed), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err
 	}
+	return asUnavailable(err)
+}
+
+// asUnavailable makes err, which says what failed and what to do, the
+// reason of an *UnavailableError.
+func asUnavailable(err error) *UnavailableError {
 	return unavailable(strings.TrimPrefix(err.Error(), "sandbox: "), err)
 }

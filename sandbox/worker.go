@@ -50,7 +50,10 @@ type workerMsg struct {
 
 // workerEvent goes from a worker to the supervisor.
 type workerEvent struct {
-	Kind    string // ready, fail, pool, started, stdout, done, free
+	// Kind is ready, fail, pool, started, stdout, done or free. A fail
+	// before ready means the engine did not open; after it, that its
+	// interpreter never starts (Err says why, naming the file).
+	Kind    string
 	ID      uint64
 	N       int // pool: parked instances
 	Data    []byte
@@ -83,7 +86,8 @@ func serveWorker(r io.Reader, w io.Writer) int {
 		return 1
 	}
 	send(workerEvent{Kind: "ready"})
-	e.fill(func(n int) { send(workerEvent{Kind: "pool", N: n}) })
+	e.fill(func(n int) { send(workerEvent{Kind: "pool", N: n}) },
+		func(err error) { send(workerEvent{Kind: "fail", Err: err.Error()}) })
 	for {
 		var m workerMsg
 		if err := dec.Decode(&m); err != nil {
@@ -168,7 +172,14 @@ type procPool struct {
 	done    chan struct{} // closed by close, to release waiting callers
 
 	poolMu   sync.Mutex
-	poolCond chan struct{} // closed and replaced when a pool count changes
+	poolCond chan struct{} // closed and replaced when a pool count changes or the pool breaks
+
+	// served is set once any worker has started an interpreter. Until
+	// then a worker's report that its interpreter never starts breaks the
+	// pool: failErr holds it, and nothing runs.
+	served  atomic.Bool
+	failMu  sync.Mutex
+	failErr error
 }
 
 type worker struct {
@@ -256,6 +267,29 @@ func (pp *procPool) start(ctx context.Context, progress func(string)) error {
 	return nil
 }
 
+// startFailed takes a ready worker's report that its interpreter never
+// starts. Before any worker has started one, the interpreter is broken and
+// so is the pool; after, the trouble is the worker's (its runs start cold
+// and retry), so it is only logged.
+func (pp *procPool) startFailed(w *worker, msg string) {
+	if pp.served.Load() {
+		pp.log.Error("sandbox: a worker's interpreters do not start; its pool stays empty until one does", "worker", w.id, "err", msg)
+		return
+	}
+	pp.failMu.Lock()
+	if pp.failErr == nil {
+		pp.failErr = errors.New(msg)
+	}
+	pp.failMu.Unlock()
+	pp.poolChanged()
+}
+
+func (pp *procPool) broken() error {
+	pp.failMu.Lock()
+	defer pp.failMu.Unlock()
+	return pp.failErr
+}
+
 // waitPool blocks until every worker has its share of the pool parked.
 func (pp *procPool) waitPool(ctx context.Context, progress func(string)) error {
 	last := -1
@@ -263,6 +297,9 @@ func (pp *procPool) waitPool(ctx context.Context, progress func(string)) error {
 		pp.poolMu.Lock()
 		ch := pp.poolCond
 		pp.poolMu.Unlock()
+		if err := pp.broken(); err != nil {
+			return err
+		}
 		full := true
 		for _, w := range pp.workers {
 			if int(w.parked.Load()) < w.target+w.mcpTarget {
@@ -315,15 +352,25 @@ func (w *worker) spawn(ctx context.Context) error {
 	w.parked.Store(0)
 	go func() {
 		dec := gob.NewDecoder(bufio.NewReader(stdout))
+		ready := false
 		for {
 			var ev workerEvent
 			if err := dec.Decode(&ev); err != nil {
 				break
 			}
-			if ev.Kind == "pool" {
+			switch {
+			case ev.Kind == "pool":
+				if ev.N > 0 {
+					w.pp.served.Store(true)
+				}
 				w.parked.Store(int32(ev.N))
 				w.pp.poolChanged()
 				continue
+			case ev.Kind == "fail" && ready:
+				w.pp.startFailed(w, ev.Err)
+				continue
+			case ev.Kind == "ready":
+				ready = true
 			}
 			events <- ev
 		}
@@ -447,6 +494,7 @@ loop:
 			}
 			switch ev.Kind {
 			case "started":
+				pp.served.Store(true)
 				out.Cold = ev.Cold
 				timer.Reset(pp.timeout)
 				started = time.Now()

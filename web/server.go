@@ -228,7 +228,7 @@ func (s *Server) page(r *http.Request, title, nav string) Page {
 	info := s.course().Info
 	p := Page{
 		Title:  title,
-		Course: CourseLine{Title: info.Title, Authors: strings.Join(info.Authors, ", "), Licence: info.Licence, Language: info.Language},
+		Course: CourseLine{Title: info.Title, Brand: info.Brand, Authors: strings.Join(info.Authors, ", "), Licence: info.Licence, Language: info.Language},
 		Nav:    nav,
 		// The highlighter's stylesheet first, so the app's own rules (theme
 		// colours with enough contrast) win where both apply.

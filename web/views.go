@@ -24,7 +24,7 @@ type Page struct {
 	// that is drawn once and filled in per request.
 	Skeleton bool
 	Learner  LearnerBadge
-	// Course names the course in the title and footer.
+	// Course names the course in the header, the title and the footer.
 	Course CourseLine
 	// DevEvents, when set, is the URL of the development event stream:
 	// the page script reloads the page when the course changes and shows
@@ -37,7 +37,9 @@ type Page struct {
 
 // CourseLine is what every page says of the course: from course.yaml.
 type CourseLine struct {
-	Title    string
+	Title string
+	// Brand is the header's short name; "" shows Title there.
+	Brand    string
 	Authors  string // joined with commas; "" when none
 	Licence  string
 	Language string

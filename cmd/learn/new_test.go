@@ -112,7 +112,7 @@ func TestCheckGuide(t *testing.T) {
 
 // TestAuthoredCourse checks a course written only from /guide and the
 // README, on another subject than the built-in course, and serves it
-// under its own title.
+// under its own title and, in the header, its own brand.
 func TestAuthoredCourse(t *testing.T) {
 	dir := filepath.Join("testdata", "permissions-course")
 	wasm := filepath.Join("..", "..", "node_modules", "@antonz", "python-wasi", "dist", "python.wasm")
@@ -128,6 +128,7 @@ func TestAuthoredCourse(t *testing.T) {
 	}
 	for _, want := range []string{
 		"<title>Course · Reading Unix file permissions</title>",
+		`<a class="brand" href="/" data-testid="brand">perms<span>.unix</span></a>`,
 		`<h1 data-testid="course-title">Reading Unix file permissions</h1>`,
 		"What rwxr-x--- says about who may do what with a file.",
 		"1. The nine permission letters", "2. Permissions as numbers",
@@ -148,5 +149,8 @@ func TestAuthoredCourse(t *testing.T) {
 	_, page := get(t, c, base+"/lessons/octal-numbers")
 	if !strings.Contains(page, "<title>Permissions as numbers · Reading Unix file permissions</title>") {
 		t.Errorf("lesson page title is not the lesson's and the course's")
+	}
+	if !strings.Contains(page, `data-testid="brand">perms<span>.unix</span></a>`) {
+		t.Errorf("lesson page header does not show the course's brand")
 	}
 }
