@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 	"time"
 
 	"learn/grading"
@@ -95,13 +96,22 @@ func withoutDirs(reason string) string { return serverPath.ReplaceAllString(reas
 
 // sandboxError turns the sandbox's refusals into errors a learner can act
 // on; anything else stays an internal failure.
+// endSentence ends s with a full stop unless it already ends a sentence.
+func endSentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?") {
+		return s
+	}
+	return s + "."
+}
+
 func sandboxError(err error) error {
 	var busy *sandbox.BusyError
 	var gone *sandbox.UnavailableError
 	switch {
 	case errors.As(err, &gone):
 		return &Error{Kind: Unavailable, Err: err,
-			Message: "Code cannot be run on this server right now, and nothing was run: " + withoutDirs(gone.Reason) + " Tell whoever runs the server; your code is still in the editor."}
+			Message: "Code cannot be run on this server right now, and nothing was run: " + endSentence(withoutDirs(gone.Reason)) + " Tell whoever runs the server; your code is still in the editor."}
 	case errors.Is(err, sandbox.ErrWarmingUp):
 		return &Error{Kind: Unavailable, RetryAfter: 5 * time.Second, Err: err,
 			Message: "The Python interpreter is still starting. Your code was not run; try again in a few seconds."}
