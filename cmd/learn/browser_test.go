@@ -117,24 +117,40 @@ func (b *browser) do(t *testing.T, steps ...chromedp.Action[chromedp.Void]) {
 // an editor that has just been given a long program measures its lines
 // over the next frames and moves everything under it, and a click then
 // lands beside the button. A learner looks before clicking; this waits
-// until the element's box is the same for three polls in a row.
+// until the element's box is the same for three reads 50 ms apart. The
+// reads are evaluated from here, not polled by page script, so they work
+// with the page's scripts turned off.
 func clickSteady(sel string) chromedp.Action[chromedp.Void] {
 	js, _ := json.Marshal(sel)
-	steady := fmt.Sprintf(`(() => {
+	box := chromedp.Evaluate[string](fmt.Sprintf(`(() => {
 		const el = document.querySelector(%s);
-		if (!el) return false;
+		if (!el) return "";
 		const r = el.getBoundingClientRect();
-		const box = [r.x, r.y, r.width, r.height].join(",");
-		const s = window.__learnSteady || {box: "", n: 0};
-		window.__learnSteady = s;
-		if (s.box === box) s.n++; else { s.box = box; s.n = 0; }
-		if (s.n < 3) return false;
-		window.__learnSteady = null;
-		return true;
-	})()`, js)
+		return [r.x, r.y, r.width, r.height].join(",");
+	})()`, js))
+	steady := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		last, same := "", 0
+		for same < 3 {
+			b, err := box(ctx, tg)
+			if err != nil {
+				return fmt.Errorf("box of %s: %w", sel, err)
+			}
+			if b != "" && b == last {
+				same++
+			} else {
+				last, same = b, 0
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+		return nil
+	})
 	return chromedp.Steps(
 		chromedp.ScrollIntoView(chromedp.CSS(sel)),
-		chromedp.Poll[chromedp.Void](steady, chromedp.WithPollingInterval(50*time.Millisecond)),
+		steady,
 		chromedp.Click(chromedp.CSS(sel)),
 	)
 }
