@@ -67,6 +67,8 @@ type engineConfig struct {
 	MCPPoolSize int
 	// RefillParallel is how many instances may start at once for the pool.
 	RefillParallel int
+	// Nice is the worker process's nice increment (see Config.WorkerNice).
+	Nice int
 }
 
 // moduleName names where the interpreter comes from, for messages.

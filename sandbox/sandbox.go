@@ -122,6 +122,7 @@ func New(cfg Config) (*Sandbox, error) {
 		PoolSize:           cfg.PoolSize,
 		MCPPoolSize:        cfg.MCPPoolSize,
 		RefillParallel:     1,
+		Nice:               cfg.WorkerNice,
 	}
 	s := &Sandbox{
 		cfg:       cfg,

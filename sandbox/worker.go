@@ -80,6 +80,10 @@ func serveWorker(r io.Reader, w io.Writer) int {
 	if err := dec.Decode(&first); err != nil || first.Config == nil {
 		return 2
 	}
+	if err := lowerPriority(first.Config.Nice); err != nil {
+		send(workerEvent{Kind: "fail", Err: fmt.Sprintf("sandbox: lower the worker's priority: %v", err)})
+		return 1
+	}
 	e, err := openEngine(context.Background(), *first.Config)
 	if err != nil {
 		send(workerEvent{Kind: "fail", Err: err.Error()})

@@ -37,7 +37,8 @@ func TestReleaseBinary(t *testing.T) {
 	cache := t.TempDir()
 	env := []string{"HOME=" + t.TempDir(), "XDG_CACHE_HOME=" + cache, "PATH=/usr/bin:/bin"}
 
-	p := startLearn(t, exe, dir, env, "serve", "--addr", "127.0.0.1:0")
+	// Workers at the server's priority, as in startProcess.
+	p := startLearn(t, exe, dir, env, "serve", "--addr", "127.0.0.1:0", "--worker-nice", "0")
 	waitProcessReady(t, p, 3*time.Minute)
 	if !strings.Contains(p.logText(), "interpreter: the interpreter built into this program") {
 		t.Errorf("the binary did not use its built-in interpreter:\n%s", p.logText())

@@ -41,7 +41,10 @@ func freeAddr(t *testing.T) string {
 func startProcess(t *testing.T, db string, extra ...string) *learnProcess {
 	t.Helper()
 	addr := freeAddr(t)
-	args := append([]string{"serve", "--addr", addr, "--db", db, "--warm-pool", "0",
+	// Workers at the server's priority: other test binaries at normal
+	// priority share these cores, and a lowered worker would then run out
+	// of time on code that passes.
+	args := append([]string{"serve", "--addr", addr, "--db", db, "--warm-pool", "0", "--worker-nice", "0",
 		"--python-wasm", testSandboxConfig(t).WasmPath}, extra...)
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "LEARN_TEST_RUN_MAIN=1")

@@ -58,6 +58,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&cfg.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://`host:port`/metrics; off when empty")
 	var sf sandboxFlags
 	sf.add(fs)
+	workerNice := fs.Int("worker-nice", sandbox.ServerWorkerNice, "how much lower than the server's the sandbox workers' CPU priority is (a nice `increment`, 0 to 19), so pages and posts come first when grading keeps every core busy")
 	if err := parseFlags(fs, args, withEnv(fs)); err != nil {
 		return err
 	}
@@ -65,6 +66,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if cfg.sandbox, err = sf.config(); err != nil {
 		return err
 	}
+	cfg.sandbox.WorkerNice = *workerNice
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "learn serve: unexpected argument %q\n", fs.Arg(0))
 		return errUsage
