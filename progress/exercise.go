@@ -94,8 +94,6 @@ var serverPath = regexp.MustCompile(`(?:/[^/\s:'"` + "`" + `]+)+/`)
 // out, keeping file names.
 func withoutDirs(reason string) string { return serverPath.ReplaceAllString(reason, "") }
 
-// sandboxError turns the sandbox's refusals into errors a learner can act
-// on; anything else stays an internal failure.
 // endSentence ends s with a full stop unless it already ends a sentence.
 func endSentence(s string) string {
 	s = strings.TrimSpace(s)
@@ -105,6 +103,8 @@ func endSentence(s string) string {
 	return s + "."
 }
 
+// sandboxError turns the sandbox's refusals into errors a learner can act
+// on; anything else stays an internal failure.
 func sandboxError(err error) error {
 	var busy *sandbox.BusyError
 	var gone *sandbox.UnavailableError

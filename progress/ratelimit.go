@@ -128,7 +128,6 @@ func RateKey(rule Rule, key string) string {
 type MemoryLimiter struct {
 	mu  sync.Mutex
 	tat map[string]int64
-	max int
 }
 
 // memoryLimiterMax bounds a MemoryLimiter's table.
@@ -136,7 +135,7 @@ const memoryLimiterMax = 100_000
 
 // NewMemoryLimiter returns an empty MemoryLimiter.
 func NewMemoryLimiter() *MemoryLimiter {
-	return &MemoryLimiter{tat: make(map[string]int64), max: memoryLimiterMax}
+	return &MemoryLimiter{tat: make(map[string]int64)}
 }
 
 // TakeRate implements RateLimiter.
@@ -151,7 +150,7 @@ func (m *MemoryLimiter) TakeRate(_ context.Context, rule Rule, key string, now t
 	if wait > 0 {
 		return wait, nil
 	}
-	if _, ok := m.tat[k]; !ok && len(m.tat) >= m.max {
+	if _, ok := m.tat[k]; !ok && len(m.tat) >= memoryLimiterMax {
 		m.sweep(n)
 	}
 	m.tat[k] = next
@@ -178,7 +177,7 @@ func (m *MemoryLimiter) sweep(now int64) {
 			delete(m.tat, k)
 		}
 	}
-	if len(m.tat) >= m.max {
+	if len(m.tat) >= memoryLimiterMax {
 		clear(m.tat)
 	}
 }
