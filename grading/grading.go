@@ -191,11 +191,9 @@ func RunProgram(ctx context.Context, r Runner, code, stdin string) (sandbox.RunR
 // Book holds the plans of every exercise of one course.
 type Book struct {
 	plans map[string]*Plan
-	order []*Plan
 }
 
-// Compile builds the plan of every exercise of the course, in course
-// order. It fails on the first exercise that cannot be planned.
+// Compile builds the plan of every exercise of the course. It fails on the first exercise that cannot be planned.
 func Compile(c *lessons.Course) (*Book, error) {
 	b := &Book{plans: map[string]*Plan{}}
 	for _, l := range c.Lessons {
@@ -205,7 +203,6 @@ func Compile(c *lessons.Course) (*Book, error) {
 				return nil, err
 			}
 			b.plans[ex.ID] = p
-			b.order = append(b.order, p)
 		}
 	}
 	return b, nil
@@ -216,6 +213,3 @@ func (b *Book) Plan(id string) (*Plan, bool) {
 	p, ok := b.plans[id]
 	return p, ok
 }
-
-// Plans returns every plan in course order.
-func (b *Book) Plans() []*Plan { return b.order }

@@ -6,7 +6,7 @@
 //   - Summary: a learner's header figures, opened lessons, attempt counts
 //     and saved code (cached for a minute, forgotten on the learner's own
 //     writes);
-//   - OpenLesson and LessonStates: where a learner is in the course;
+//   - OpenLesson, and Summary.LessonStatus: where a learner is in the course;
 //   - CheckWidget: check a classify or annotate widget, or take a lesson
 //     quiz (XP on the first right check or first pass, the lesson completed
 //     on a pass, missed items into review);
@@ -27,8 +27,9 @@
 // alone is stored, opened afresh at every sign-in (the browser's old one
 // revoked) and revoked at sign-out and on a password change. Sign-in tries
 // are limited per address and per account, learners' secret-word tries per
-// name and per address (token buckets in the Service, so each replica
-// counts its own). A learner keeps one id: joining a class adds a
+// name and per address; every rule is declared in limits.go and counted by
+// the RateLimiter the Service is given, which servers sharing a database
+// share (the database counts them), so a limit holds across replicas. A learner keeps one id: joining a class adds a
 // membership to it, and signing in elsewhere gives that browser the same
 // id.
 //
@@ -48,8 +49,9 @@
 // (store for SQLite) and pass the conformance suite in progress/storetest.
 //
 // Failures a user can act on are *Error values with a Kind (NotFound,
-// Invalid, Gone, TooLarge, Unavailable) and a message safe to show; any
-// other error is an internal failure.
+// Invalid, Gone, TooLarge, Unavailable, Denied, TooMany, Forbidden) and a
+// message safe to show; any other error, and an *Error of kind Internal, is
+// a failure of the server that the caller logs and shows as such.
 //
 // The package never imports the web layer or an SQL driver.
 package progress

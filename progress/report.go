@@ -88,27 +88,6 @@ func (sum Summary) LessonStatus(lesson *lessons.Lesson) LessonStatus {
 	return st
 }
 
-// LessonStates returns the state of every lesson a has opened or tried,
-// by slug, from all its parts (see LessonStatus); lessons not listed are
-// NotStarted. It reads a's cached summary, so it costs no query most of
-// the time.
-func (s *Service) LessonStates(ctx context.Context, a Actor) (map[string]LessonState, error) {
-	states := map[string]LessonState{}
-	if !a.Known {
-		return states, nil
-	}
-	sum, err := s.Summary(ctx, a)
-	if err != nil {
-		return nil, err
-	}
-	for _, lesson := range s.Course().Lessons {
-		if st := sum.LessonStatus(lesson); st.State != NotStarted {
-			states[lesson.Slug] = st.State
-		}
-	}
-	return states, nil
-}
-
 // Report is everything the progress page shows about a.
 type Report struct {
 	Summary Summary

@@ -45,16 +45,6 @@ func (h Hint) Meaning() string {
 	return ""
 }
 
-// HintDefaults returns each hint's default, per the MCP specification. The
-// map is new on every call.
-func HintDefaults() map[Hint]bool {
-	m := map[Hint]bool{}
-	for _, h := range AllHints() {
-		m[h] = h.Default()
-	}
-	return m
-}
-
 // dependsOnReadOnly reports whether the hint only means something when the
 // tool is not read-only.
 func (h Hint) dependsOnReadOnly() bool { return h == DestructiveHint || h == IdempotentHint }

@@ -2,8 +2,9 @@
 // lesson and their grading, the end-of-lesson quiz, XP and levels, streaks,
 // and the spaced-review schedule. Everything here is a pure function of its
 // inputs and of the time it is given; the package imports no other package of
-// the project. web asks it for verdicts, lessons asks it to decode blocks,
-// store keeps what it returns.
+// the project. The application core (package progress) asks it for verdicts,
+// XP and schedules, lessons asks it to decode blocks, and the storage layer
+// keeps what the core records.
 //
 // # Widgets
 //
@@ -15,7 +16,7 @@
 // line inside the body and a message that says what a valid value looks like.
 //
 // Ids (of widgets, items, categories, questions, options) are 1 to 64
-// letters, digits, '-', '_' or '.', so they fit form fields and XP keys.
+// letters, digits, '-', '_' or '.', so they fit the page's inputs and XP keys.
 //
 // A classify block sorts failures into categories. Each item has its answer
 // (a category id) and an explanation written for that item:
@@ -225,7 +226,7 @@
 // Each widget has a View method returning a struct with the prompt, items,
 // choices, tool names and descriptions and hint defaults, and no field for an
 // answer or an explanation: pages are rendered from views, so a key cannot
-// leak. Grading (GradeClassify, GradeAnnotate, GradeQuiz, GradeDraw,
+// leak. Grading (GradeClassify, GradeAnnotate, GradeDraw,
 // GradeQuestion) takes the widget and the learner's answers and returns
 // feedback with, for every item, hint or question, right or wrong, the
 // right answer and the explanation; Redact and Shown cut it to what may be

@@ -179,18 +179,6 @@ func TestGradeAnnotateMessages(t *testing.T) {
 	}
 }
 
-func TestHintDefaults(t *testing.T) {
-	want := map[Hint]bool{ReadOnlyHint: false, DestructiveHint: true, IdempotentHint: false, OpenWorldHint: true}
-	if diff := cmp.Diff(want, HintDefaults()); diff != "" {
-		t.Errorf("defaults (-want +got):\n%s", diff)
-	}
-	m := HintDefaults()
-	m[ReadOnlyHint] = true
-	if HintDefaults()[ReadOnlyHint] {
-		t.Error("HintDefaults shares its map")
-	}
-}
-
 func TestGradeQuestion(t *testing.T) {
 	q := mustDecode[*Quiz](t, KindQuiz)
 	rightHints := []string{HintChoice(ReadOnlyHint, false), HintChoice(DestructiveHint, true), HintChoice(IdempotentHint, true), HintChoice(OpenWorldHint, false)}
@@ -254,7 +242,9 @@ func TestGradeQuestionOptionFeedback(t *testing.T) {
 	}
 }
 
-func TestGradeQuiz(t *testing.T) {
+// TestGradeAuthoredOrder grades the zero Draw: every question as written,
+// in authored order, scored against the pass mark.
+func TestGradeAuthoredOrder(t *testing.T) {
 	q := mustDecode[*Quiz](t, KindQuiz) // pass: 3 of 4
 	right := QuizAnswers{
 		"is-error":       {"b"},
@@ -286,7 +276,7 @@ func TestGradeQuiz(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := GradeQuiz(q, tt.answers)
+			r := GradeDraw(q, Draw{}, tt.answers)
 			if r.Score != tt.wantScore || r.Total != 4 || r.PassMark != 3 || r.Passed != tt.wantPassed {
 				t.Errorf("got %d/%d pass mark %d passed %v, want %d/4 pass mark 3 passed %v", r.Score, r.Total, r.PassMark, r.Passed, tt.wantScore, tt.wantPassed)
 			}

@@ -469,8 +469,7 @@ type QuizResult struct {
 type QuestionFeedback struct {
 	// ID is the slot's id; VariantID the version graded (ID for variant 0).
 	ID, VariantID string
-	// Number is the 1-based position the question had on the page; 0 from
-	// GradeQuiz, which keeps authored order.
+	// Number is the 1-based position the question had on the page.
 	Number int
 	Kind   string
 	Prompt string
@@ -496,24 +495,6 @@ type OptionFeedback struct {
 	Chosen      bool
 	Correct     bool
 	Explanation string
-}
-
-// GradeQuiz grades every question of q. The attempt passes when Score reaches
-// the pass mark.
-func GradeQuiz(q *Quiz, answers QuizAnswers) QuizResult {
-	r := QuizResult{Total: len(q.Questions), PassMark: q.PassMark()}
-	for i := range q.Questions {
-		qn := &q.Questions[i]
-		f := GradeQuestion(qn, answers[qn.ID])
-		if f.Right {
-			r.Score++
-		} else {
-			r.Missed = append(r.Missed, qn.ID)
-		}
-		r.Questions = append(r.Questions, f)
-	}
-	r.Passed = r.Total > 0 && r.Score >= r.PassMark
-	return r
 }
 
 // GradeQuestion grades one question against the learner's choices (see

@@ -2,7 +2,6 @@ package quiz
 
 import (
 	"math"
-	"slices"
 	"time"
 )
 
@@ -316,17 +315,4 @@ func (s Scheduler) nextStability(d, st, ret float64, r Rating) float64 {
 		easy = w[16]
 	}
 	return clampS(st * (1 + math.Exp(w[8])*(11-d)*math.Pow(st, -w[9])*(math.Exp((1-ret)*w[10])-1)*hard*easy))
-}
-
-// DueCards returns the indexes of the cards due at now, earliest due first
-// (stable for equal times).
-func DueCards(cards []Card, now time.Time) []int {
-	var idx []int
-	for i, c := range cards {
-		if !c.Due.After(now) {
-			idx = append(idx, i)
-		}
-	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cards[a].Due.Compare(cards[b].Due) })
-	return idx
 }

@@ -2,7 +2,6 @@ package quiz
 
 import (
 	"math"
-	"slices"
 	"testing"
 	"time"
 )
@@ -170,19 +169,6 @@ func TestScheduleEdges(t *testing.T) {
 			t.Errorf("new card R = %v", r)
 		}
 	})
-}
-
-func TestDueCards(t *testing.T) {
-	now := time.Date(2026, 1, 5, 10, 0, 0, 0, time.UTC)
-	cards := []Card{
-		{Due: now.Add(time.Hour)},
-		{Due: now.Add(-time.Hour)},
-		{Due: now},
-		{Due: now.Add(-2 * time.Hour)},
-	}
-	if got, want := DueCards(cards, now), []int{3, 1, 2}; !slices.Equal(got, want) {
-		t.Errorf("DueCards = %v, want %v", got, want)
-	}
 }
 
 func TestFSRS6DefaultParameters(t *testing.T) {

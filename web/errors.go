@@ -54,7 +54,7 @@ func webError(err error) *Error {
 }
 
 // maxRetryAfter caps the Retry-After the core asks for: a run waits for
-// the sandbox at most a run wait (20 s by default), so asking a client to
+// the sandbox at most the run queue's wait (30 s by default), so asking a client to
 // come back minutes later only turns it away from a server that will have
 // room long before.
 const maxRetryAfter = 30 * time.Second

@@ -20,7 +20,7 @@ func (s *Server) homeShow(w http.ResponseWriter, r *http.Request) error {
 		st := sum.LessonStatus(lesson)
 		v.Lessons = append(v.Lessons, LessonCard{
 			Number: i + 1, Title: lesson.Title, Slug: lesson.Slug, Summary: lesson.Summary,
-			Minutes: lesson.Minutes, XP: lesson.EarnableXP(), State: LessonState(st.State), Done: st.Done, Parts: st.Parts,
+			Minutes: lesson.Minutes, XP: lesson.EarnableXP(), State: st.State, Done: st.Done, Parts: st.Parts,
 		})
 	}
 	mine, err := s.app.MyClasses(r.Context(), progress.ActorFrom(r.Context()))

@@ -55,7 +55,7 @@ type CalendarCell struct {
 // LessonProgressRow is one lesson on the progress page.
 type LessonProgressRow struct {
 	Title, Slug string
-	State       LessonState
+	State       progress.LessonState
 	// Parts says how many parts are done: "2 of 5".
 	Parts    string
 	Score    string // "5 of 6", or "—"
@@ -88,7 +88,7 @@ func (s *Server) progressShow(w http.ResponseWriter, r *http.Request) error {
 		v.Calendar = append(v.Calendar, c)
 	}
 	for _, lr := range rep.Lessons {
-		row := LessonProgressRow{Title: lr.Lesson.Title, Slug: lr.Lesson.Slug, State: LessonState(lr.State), Score: "—", Parts: fmt.Sprintf("%d of %d", lr.Done, lr.Parts)}
+		row := LessonProgressRow{Title: lr.Lesson.Title, Slug: lr.Lesson.Slug, State: lr.State, Score: "—", Parts: fmt.Sprintf("%d of %d", lr.Done, lr.Parts)}
 		if lr.Quiz.Attempts > 0 {
 			row.Score = fmt.Sprintf("%d of %d", lr.Quiz.Best, lr.Quiz.Total)
 			row.Attempts = lr.Quiz.Attempts

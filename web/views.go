@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 
+	"learn/progress"
 	"learn/quiz"
 )
 
@@ -56,25 +57,14 @@ type LearnerBadge struct {
 	Notices int `json:"notices"`
 }
 
-// LessonState is where a learner stands with one lesson.
-type LessonState string
-
-// Lesson states shown on the course home.
-const (
-	NotStarted LessonState = "not started"
-	Opened     LessonState = "opened"
-	InProgress LessonState = "in progress"
-	Completed  LessonState = "completed"
-)
-
-// Class returns the CSS class of the state badge.
-func (s LessonState) Class() string {
-	switch s {
-	case Opened:
+// stateClass returns the CSS class of a lesson state's badge.
+func stateClass(st progress.LessonState) string {
+	switch st {
+	case progress.Opened:
 		return "state state-opened"
-	case InProgress:
+	case progress.InProgress:
 		return "state state-progress"
-	case Completed:
+	case progress.Completed:
 		return "state state-completed"
 	}
 	return "state"
@@ -102,7 +92,7 @@ type LessonCard struct {
 	Summary string
 	Minutes int
 	XP      int
-	State   LessonState
+	State   progress.LessonState
 	// Done of Parts are finished, for "in progress".
 	Done, Parts int
 }

@@ -202,7 +202,10 @@ func eitherMember(alts [][]*jsonschema.ValidationError) *jsonschema.ValidationEr
 }
 
 // missingOneOf is an object that lacks a member each alternative needs.
+// It is a jsonschema.ErrorKind, whose interface asks for KeywordPath.
 type missingOneOf struct{ names []string }
+
+var _ jsonschema.ErrorKind = (*missingOneOf)(nil)
 
 func (*missingOneOf) KeywordPath() []string { return []string{"anyOf"} }
 
