@@ -310,12 +310,12 @@ type Joined struct {
 // name given. Everything a did before stays theirs: the learner id is the
 // same. Joining a class again returns the membership already made.
 //
-// Errors: NotFound for a code that opens no class (wrong, turned off, or
-// archived); Invalid for a bad name or one already used in the class.
+// Errors: Invalid for a code that opens no class (wrong, turned off, or
+// archived), a bad name, or one already used in the class.
 func (s *Service) Join(ctx context.Context, a Actor, code, name string) (Joined, error) {
 	c, err := s.store.FindClassByCode(ctx, NormalizeJoinCode(code))
 	if errors.Is(err, ErrNotFound) || NormalizeJoinCode(code) == "" {
-		return Joined{}, notFound("No class takes this code. Check it with your teacher: it has six letters and digits.")
+		return Joined{}, &Error{Kind: Invalid, Message: "No class takes this code. Check it with your teacher: it has six letters and digits."}
 	}
 	if err != nil {
 		return Joined{}, err

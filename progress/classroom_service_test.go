@@ -102,15 +102,15 @@ func TestClassUseCasesAnswerNotFoundToOthers(t *testing.T) {
 // it, right or wrong.
 func quizForm(a progress.Actor, x *quiz.Quiz, right bool) progress.Answers {
 	draw := progress.QuizDraw(a, x, 1)
-	form := progress.Answers{}
+	form := progress.Answers{Choices: map[string][]string{}}
 	for i := range x.Questions {
 		q := x.Drawn(draw, i)
-		field := "q." + x.Questions[i].ID
+		field := x.Questions[i].ID
 		switch q.Kind {
 		case quiz.QuestionClassify:
 			for _, c := range q.Categories {
 				if (c.ID == q.Answer) == right {
-					form[field] = []string{c.ID}
+					form.Choices[field] = []string{c.ID}
 					break
 				}
 			}
@@ -121,13 +121,13 @@ func quizForm(a progress.Actor, x *quiz.Quiz, right bool) progress.Answers {
 					if !right && q.Tool.Matters(h) {
 						v = !v
 					}
-					form[field+"."+string(h)] = []string{fmt.Sprint(v)}
+					form.Choices[field] = append(form.Choices[field], quiz.HintChoice(h, v))
 				}
 			}
 		default:
 			for _, o := range q.Options {
 				if o.Correct == right {
-					form[field] = append(form[field], o.ID)
+					form.Choices[field] = append(form.Choices[field], o.ID)
 					if !right {
 						break
 					}

@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"learn/lessons"
 	"learn/progress"
 	"learn/quiz"
@@ -69,35 +72,33 @@ func TestLessonStatusFromAllParts(t *testing.T) {
 	if !ok || last.Passed || !last.At.Equal(clk.t) {
 		t.Fatalf("the summary's last attempt at %s = %+v, want the failed check at %v", first.ID, last, clk.t)
 	}
-	kept := progress.KeptAnswers(first, last.Answers)
-	if want := allWrong(first); len(kept) != len(want) || len(want) == 0 {
-		t.Errorf("KeptAnswers = %v, want the posted %v", kept, want)
-	} else {
-		for k, v := range allWrong(first) {
-			if len(kept[k]) != 1 || kept[k][0] != v[0] {
-				t.Errorf("KeptAnswers[%s] = %v, want %v", k, kept[k], v)
-			}
-		}
+	kept, want := progress.KeptAnswers(first, last.Answers), allWrong(first)
+	if len(want.Categories)+len(want.Hints) == 0 {
+		t.Fatalf("%s: allWrong answered nothing", first.ID)
+	}
+	if diff := cmp.Diff(want, kept, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("KeptAnswers (-posted +kept):\n%s", diff)
 	}
 	clk.t = clk.t.Add(time.Hour)
 	q := quizWidget.Value.(*quiz.Quiz)
 	attempt := progress.NextQuizAttempt(a, sum, lesson.Slug, q.ID)
 	draw := progress.QuizDraw(a, q, attempt)
-	answers := progress.Answers{}
+	answers := progress.Answers{Choices: map[string][]string{}}
 	for i := range q.Questions {
 		drawn := q.Drawn(draw, i)
+		slot := q.Questions[i].ID
 		for _, o := range drawn.Options {
 			if o.Correct {
-				answers["q."+q.Questions[i].ID] = append(answers["q."+q.Questions[i].ID], o.ID)
+				answers.Choices[slot] = append(answers.Choices[slot], o.ID)
 			}
 		}
 		switch drawn.Kind {
 		case quiz.QuestionClassify:
-			answers["q."+q.Questions[i].ID] = []string{drawn.Answer}
+			answers.Choices[slot] = []string{drawn.Answer}
 		case quiz.QuestionAnnotate:
 			for _, h := range quiz.AllHints() {
 				if k := drawn.Tool.Hints.Get(h); k != nil && k.Value != nil {
-					answers["q."+q.Questions[i].ID+"."+string(h)] = []string{quiz.HintChoice(h, *k.Value)}
+					answers.Choices[slot] = append(answers.Choices[slot], quiz.HintChoice(h, *k.Value))
 				}
 			}
 		}
@@ -196,13 +197,13 @@ func TestResultsShowOnce(t *testing.T) {
 
 // allWrong answers every item of a classify or annotate widget wrong.
 func allWrong(w *lessons.Widget) progress.Answers {
-	out := progress.Answers{}
+	out := progress.Answers{Categories: map[string]string{}, Hints: map[string]map[quiz.Hint]bool{}}
 	switch x := w.Value.(type) {
 	case *quiz.Classify:
 		for _, item := range x.Items {
 			for _, c := range x.Categories {
 				if c.ID != item.Answer {
-					out["item."+item.ID] = []string{c.ID}
+					out.Categories[item.ID] = c.ID
 					break
 				}
 			}
@@ -210,11 +211,11 @@ func allWrong(w *lessons.Widget) progress.Answers {
 	case *quiz.Annotate:
 		for _, tool := range x.Tools {
 			for _, h := range quiz.AllHints() {
-				v := "true"
-				if k := tool.Hints.Get(h); k != nil && k.Value != nil && *k.Value {
-					v = "false"
+				k := tool.Hints.Get(h)
+				if out.Hints[tool.Name] == nil {
+					out.Hints[tool.Name] = map[quiz.Hint]bool{}
 				}
-				out["hint."+tool.Name+"."+string(h)] = []string{v}
+				out.Hints[tool.Name][h] = !(k != nil && k.Value != nil && *k.Value)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package progress
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -43,7 +44,7 @@ var (
 func (s *Service) takeTries(ctx context.Context, now time.Time, checks ...RateCheck) (time.Duration, error) {
 	_, wait, err := TakeAll(ctx, s.limiter, now, checks...)
 	if err != nil {
-		return 0, &Error{Kind: Internal, Err: err}
+		return 0, fmt.Errorf("progress: count tries: %w", err)
 	}
 	return wait, nil
 }

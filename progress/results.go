@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strconv"
 	"time"
 
 	"learn/lessons"
@@ -42,13 +41,12 @@ func (s *Service) TakeResult(ctx context.Context, a Actor, lessonSlug string) (r
 	return r, true, nil
 }
 
-// KeptAnswers turns a classify or annotate attempt's stored answers back
-// into form fields (see Answers), so a revisited widget shows the
-// learner's last choices. Anything that no longer fits the widget (an
-// author removed an item) is left out; a quiz gets none, since its next
-// attempt asks other versions of the questions.
-func KeptAnswers(w *lessons.Widget, stored string) map[string][]string {
-	kept := map[string][]string{}
+// KeptAnswers returns a classify or annotate attempt's stored answers, so
+// a revisited widget shows the learner's last choices. Anything that no
+// longer fits the widget (an author removed an item) is left out; a quiz
+// gets none, since its next attempt asks other versions of the questions.
+func KeptAnswers(w *lessons.Widget, stored string) Answers {
+	kept := newAnswers()
 	switch x := w.Value.(type) {
 	case *quiz.Classify:
 		var answers quiz.ClassifyAnswers
@@ -57,7 +55,7 @@ func KeptAnswers(w *lessons.Widget, stored string) map[string][]string {
 		}
 		for _, item := range x.Items {
 			if v, ok := answers[item.ID]; ok && isCategory(x.Categories, v) {
-				kept["item."+item.ID] = []string{v}
+				kept.Categories[item.ID] = v
 			}
 		}
 	case *quiz.Annotate:
@@ -68,7 +66,10 @@ func KeptAnswers(w *lessons.Widget, stored string) map[string][]string {
 		for _, tool := range x.Tools {
 			for _, h := range quiz.AllHints() {
 				if v, ok := answers[tool.Name][h]; ok {
-					kept["hint."+tool.Name+"."+string(h)] = []string{strconv.FormatBool(v)}
+					if kept.Hints[tool.Name] == nil {
+						kept.Hints[tool.Name] = map[quiz.Hint]bool{}
+					}
+					kept.Hints[tool.Name][h] = v
 				}
 			}
 		}

@@ -61,8 +61,10 @@ type ReviewPost struct {
 	Key string
 	// Version is the card's review count the form showed; "" skips the
 	// check.
-	Version  string
-	Answers  Answers
+	Version string
+	// Choices are the learner's answer to the item's question: option or
+	// category ids, or quiz.HintChoice values for an annotate question.
+	Choices  []string
 	TimeZone string
 }
 
@@ -70,8 +72,9 @@ type ReviewPost struct {
 type ReviewOutcome struct {
 	Item     ReviewItem
 	Feedback quiz.QuestionFeedback
-	// Kept are the validated answers by field, to redraw the choices.
-	Kept map[string][]string
+	// Kept are the validated choices, under the question's id, to redraw
+	// them.
+	Kept Answers
 	// Counted is false when the answer changed nothing: posted twice, from
 	// a second tab, or for a card that is not due yet.
 	Counted bool
@@ -105,7 +108,7 @@ func (s *Service) AnswerReview(ctx context.Context, a Actor, p ReviewPost) (Revi
 		return out, &Error{Kind: Gone, Message: "That item's lesson has changed and it can no longer be reviewed. Open the review page for the next one."}
 	}
 	out.Item = ReviewItem{Key: before.Key, Version: before.Card.Reps, Lesson: lesson, Question: q}
-	out.Kept = map[string][]string{}
+	out.Kept = newAnswers()
 	now := s.now()
 	if v, err := strconv.Atoi(p.Version); p.Version != "" && (err != nil || v != before.Card.Reps) {
 		// The same answer posted twice, or from a second tab: it counted once.
@@ -117,7 +120,10 @@ func (s *Service) AnswerReview(ctx context.Context, a Actor, p ReviewPost) (Revi
 		out.Summary, err = s.Summary(ctx, a)
 		return out, err
 	}
-	choices := QuestionChoices(p.Answers, q, out.Kept)
+	choices := questionChoices(p.Choices, q)
+	if len(choices) > 0 {
+		out.Kept.Choices[q.ID] = choices
+	}
 	out.Feedback = quiz.GradeQuestion(q, choices)
 	after := before
 	after.Card = quiz.Schedule(before.Card, quiz.RatingFor(out.Feedback.Right), now)

@@ -41,7 +41,7 @@ func newService(t *testing.T) (*progress.Service, *clock) {
 }
 
 // classifyAnswers returns the right (or, with wrong, a wrong) answer to
-// every item of a classify widget, as form fields.
+// every item of a classify widget.
 func classifyAnswers(t *testing.T, s *progress.Service, slug, id string, wrong bool) progress.Answers {
 	t.Helper()
 	lesson, _ := s.Course().Lesson(slug)
@@ -50,7 +50,7 @@ func classifyAnswers(t *testing.T, s *progress.Service, slug, id string, wrong b
 		t.Fatalf("no widget %s in %s", id, slug)
 	}
 	c := w.Value.(*quiz.Classify)
-	out := progress.Answers{}
+	out := progress.Answers{Categories: map[string]string{}}
 	for _, item := range c.Items {
 		answer := item.Answer
 		if wrong {
@@ -61,7 +61,7 @@ func classifyAnswers(t *testing.T, s *progress.Service, slug, id string, wrong b
 				}
 			}
 		}
-		out["item."+item.ID] = []string{answer}
+		out.Categories[item.ID] = answer
 	}
 	return out
 }
@@ -92,11 +92,11 @@ func TestCheckWidgetKeepsOnlyOfferedChoices(t *testing.T) {
 	s, _ := newService(t)
 	a := progress.Actor{ID: "0123456789abcdef0123456789abcdef", Known: true}
 	answers := classifyAnswers(t, s, "two-ways-to-fail", "which-channel", false)
-	for field := range answers {
-		answers[field] = []string{strings.Repeat("x", 10_000)}
+	for item := range answers.Categories {
+		answers.Categories[item] = strings.Repeat("x", 10_000)
 		break
 	}
-	answers["item.not-an-item"] = []string{"protocol"}
+	answers.Categories["not-an-item"] = "protocol"
 	out, err := s.CheckWidget(context.Background(), a, progress.WidgetPost{LessonSlug: "two-ways-to-fail", WidgetID: "which-channel", Answers: answers})
 	var pe *progress.Error
 	if !errors.As(err, &pe) || pe.Kind != progress.Invalid || !strings.Contains(pe.Message, "not answered") {
@@ -105,14 +105,12 @@ func TestCheckWidgetKeepsOnlyOfferedChoices(t *testing.T) {
 	if out.Classify != nil || out.Awarded != 0 {
 		t.Errorf("a refused post carries feedback or XP: %+v", out)
 	}
-	for field, vs := range out.Kept {
-		for _, v := range vs {
-			if len(v) > 100 {
-				t.Errorf("kept %s = %d bytes of posted text; only offered choices may be kept", field, len(v))
-			}
+	for item, v := range out.Kept.Categories {
+		if len(v) > 100 {
+			t.Errorf("kept %s = %d bytes of posted text; only offered choices may be kept", item, len(v))
 		}
-		if field == "item.not-an-item" {
-			t.Error("kept a field that names no item")
+		if item == "not-an-item" {
+			t.Error("kept an answer that names no item")
 		}
 	}
 	if sum, _ := s.Summary(context.Background(), a); len(sum.Attempts) != 0 {
@@ -133,8 +131,7 @@ func TestMissedItemsComeBackOnceEach(t *testing.T) {
 		t.Fatalf("after a wrong check: queue %+v (%v), want due items", q, err)
 	}
 	item := q.Next
-	right := progress.Answers{"q." + item.Question.ID: {item.Question.Answer}}
-	post := progress.ReviewPost{Key: item.Key, Version: strconv.Itoa(item.Version), Answers: right}
+	post := progress.ReviewPost{Key: item.Key, Version: strconv.Itoa(item.Version), Choices: []string{item.Question.Answer}}
 	out, err := s.AnswerReview(ctx, a, post)
 	if err != nil || !out.Counted || !out.Feedback.Right || out.Awarded != quiz.ReviewXP {
 		t.Fatalf("first right review: %+v (%v); want counted, right, %d XP", out, err, quiz.ReviewXP)

@@ -4,21 +4,30 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"learn/lessons"
 	"learn/quiz"
 )
 
-// Answers are a widget post's fields by name, as the lesson page's forms
-// name them:
-//   - classify: "item.<itemID>" = a category id;
-//   - annotate: "hint.<tool>.<hint>" = "true" or "false";
-//   - quiz: "q.<questionID>" = option or category ids, or for an annotate
-//     question "q.<questionID>.<hint>" = quiz.HintChoice ("readOnlyHint=true").
-//
-// Fields naming no item, and values naming no choice, are dropped.
-type Answers map[string][]string
+// Answers are a learner's choices in one widget post, by the widget's own
+// ids. A user interface reads them from its form (package web names the
+// fields); the core never sees how a page names its inputs. Choices naming
+// nothing the widget offers are dropped when it is graded.
+type Answers struct {
+	// Categories holds, per classify item id, the category id chosen.
+	Categories map[string]string
+	// Hints holds, per annotate tool name, the value set for each hint.
+	Hints map[string]map[quiz.Hint]bool
+	// Choices holds, per quiz question id (the slot's, whichever version
+	// was drawn), the option or category ids chosen, or for an annotate
+	// question its quiz.HintChoice values ("readOnlyHint=true").
+	Choices map[string][]string
+}
+
+// newAnswers returns empty Answers ready to be filled.
+func newAnswers() Answers {
+	return Answers{Categories: map[string]string{}, Hints: map[string]map[quiz.Hint]bool{}, Choices: map[string][]string{}}
+}
 
 // WidgetPost is one check of a classify or annotate widget, or one quiz
 // attempt.
@@ -38,9 +47,8 @@ type WidgetPost struct {
 type WidgetOutcome struct {
 	Lesson *lessons.Lesson
 	Widget *lessons.Widget
-	// Kept are the validated answers by form field, to redraw the
-	// learner's choices.
-	Kept map[string][]string
+	// Kept are the validated answers, to redraw the learner's choices.
+	Kept Answers
 	// Attempt and Draw are the quiz attempt and what it showed.
 	Attempt int
 	Draw    quiz.Draw
@@ -77,7 +85,7 @@ func (s *Service) CheckWidget(ctx context.Context, a Actor, p WidgetPost) (Widge
 		return WidgetOutcome{}, err
 	}
 	now := s.now()
-	out := WidgetOutcome{Lesson: lesson, Widget: w, Kept: map[string][]string{}, Attempt: p.Attempt}
+	out := WidgetOutcome{Lesson: lesson, Widget: w, Kept: newAnswers(), Attempt: p.Attempt}
 	if out.Attempt < 0 || out.Attempt > 1_000_000 {
 		out.Attempt = 1
 	}
@@ -90,10 +98,9 @@ func (s *Service) CheckWidget(ctx context.Context, a Actor, p WidgetPost) (Widge
 	case *quiz.Classify:
 		answers := quiz.ClassifyAnswers{}
 		for _, item := range x.Items {
-			field := "item." + item.ID
-			if v := first(p.Answers[field]); isCategory(x.Categories, v) {
+			if v := p.Answers.Categories[item.ID]; isCategory(x.Categories, v) {
 				answers[item.ID] = v
-				out.Kept[field] = []string{v}
+				out.Kept.Categories[item.ID] = v
 			}
 		}
 		if err := x.CheckComplete(answers); err != nil {
@@ -110,17 +117,16 @@ func (s *Service) CheckWidget(ctx context.Context, a Actor, p WidgetPost) (Widge
 		answers := quiz.AnnotateAnswers{}
 		for _, tool := range x.Tools {
 			for _, h := range quiz.AllHints() {
-				field := "hint." + tool.Name + "." + string(h)
-				v := first(p.Answers[field])
-				b, err := strconv.ParseBool(v)
-				if v == "" || err != nil {
+				b, ok := p.Answers.Hints[tool.Name][h]
+				if !ok {
 					continue
 				}
 				if answers[tool.Name] == nil {
 					answers[tool.Name] = map[quiz.Hint]bool{}
+					out.Kept.Hints[tool.Name] = map[quiz.Hint]bool{}
 				}
 				answers[tool.Name][h] = b
-				out.Kept[field] = []string{v}
+				out.Kept.Hints[tool.Name][h] = b
 			}
 		}
 		if err := x.CheckComplete(answers); err != nil {
@@ -138,9 +144,10 @@ func (s *Service) CheckWidget(ctx context.Context, a Actor, p WidgetPost) (Widge
 		answers := quiz.QuizAnswers{}
 		for i := range x.Questions {
 			drawn := x.Drawn(out.Draw, i)
-			drawn.ID = x.Questions[i].ID // the form names fields by slot
-			if given := QuestionChoices(p.Answers, &drawn, out.Kept); len(given) > 0 {
-				answers[x.Questions[i].ID] = given
+			slot := x.Questions[i].ID // answers are keyed by slot
+			if given := questionChoices(p.Answers.Choices[slot], &drawn); len(given) > 0 {
+				answers[slot] = given
+				out.Kept.Choices[slot] = given
 			}
 		}
 		if err := x.CheckComplete(out.Draw, answers); err != nil {
@@ -187,22 +194,21 @@ func (s *Service) CheckWidget(ctx context.Context, a Actor, p WidgetPost) (Widge
 	return out, nil
 }
 
-// QuestionChoices reads the posted answer to one question (field "q.ID",
-// or "q.ID.<hint>" = quiz.HintChoice per hint of an annotate question),
-// keeps only choices
-// the question offers, and records the kept fields in keep so a redrawn
-// form shows the learner's choices.
-func QuestionChoices(form Answers, q *quiz.Question, keep map[string][]string) []string {
-	field := "q." + q.ID
+// questionChoices keeps, of the choices given to one question, those the
+// question offers, each once, in the order given: HintChoice values for an
+// annotate question (the first value given for each hint), option or
+// category ids for the others.
+func questionChoices(choices []string, q *quiz.Question) []string {
 	if q.Kind == quiz.QuestionAnnotate {
 		var given []string
-		for _, h := range quiz.AllHints() {
-			v := first(form[field+"."+string(h)])
-			if v != quiz.HintChoice(h, true) && v != quiz.HintChoice(h, false) {
-				continue
+		seen := map[quiz.Hint]bool{}
+		for _, v := range choices {
+			for _, h := range quiz.AllHints() {
+				if !seen[h] && (v == quiz.HintChoice(h, true) || v == quiz.HintChoice(h, false)) {
+					seen[h] = true
+					given = append(given, v)
+				}
 			}
-			given = append(given, v)
-			keep[field+"."+string(h)] = []string{v}
 		}
 		return given
 	}
@@ -214,13 +220,10 @@ func QuestionChoices(form Answers, q *quiz.Question, keep map[string][]string) [
 		offered[c.ID] = true
 	}
 	var given []string
-	for _, v := range form[field] {
+	for _, v := range choices {
 		if offered[v] && !contains(given, v) {
 			given = append(given, v)
 		}
-	}
-	if len(given) > 0 {
-		keep[field] = given
 	}
 	return given
 }
@@ -258,13 +261,6 @@ func isCategory(cats []quiz.Category, id string) bool {
 		}
 	}
 	return false
-}
-
-func first(vs []string) string {
-	if len(vs) == 0 {
-		return ""
-	}
-	return vs[0]
 }
 
 func contains(list []string, v string) bool {

@@ -10,13 +10,15 @@ import (
 
 	"learn/lessons"
 	"learn/progress"
+	"learn/quiz"
 	"learn/store"
 )
 
-// FuzzCheckWidget posts arbitrary form fields to every widget of the
-// built-in course, on a real database: CheckWidget may not fail or panic,
-// and keeps only fields and values that were posted, never more than the
-// widget offers.
+// FuzzCheckWidget posts arbitrary answers to every widget of the built-in
+// course, on a real database: an id and a value, as a classify item's
+// category, an annotate tool's hint and a quiz question's choices.
+// CheckWidget may not fail or panic, and keeps only what was posted and
+// the widget offers.
 func FuzzCheckWidget(f *testing.F) {
 	course, err := lessons.Load(lessons.BuiltIn())
 	if err != nil {
@@ -44,20 +46,24 @@ func FuzzCheckWidget(f *testing.F) {
 		f.Fatal("the course has no widgets")
 	}
 	for _, seed := range [][2]string{
-		{"item.x", "a"}, {"hint.lookup.readOnlyHint", "true"}, {"q.q1", "a"},
-		{"q.q1.readOnlyHint", "true"}, {"", ""}, {"item.\x00", "\xff"},
+		{"x", "a"}, {"lookup", "readOnlyHint"}, {"q1", "a"},
+		{"q1", "readOnlyHint=true"}, {"", ""}, {"\x00", "\xff"},
 	} {
 		f.Add(uint16(0), seed[0], seed[1], 1)
 		f.Add(uint16(len(widgets)-1), seed[0], seed[1], -5)
 	}
-	f.Fuzz(func(t *testing.T, which uint16, field, value string, attempt int) {
+	f.Fuzz(func(t *testing.T, which uint16, id, value string, attempt int) {
 		w := widgets[int(which)%len(widgets)]
-		answers := progress.Answers{field: {value, value + value}, "tz": {value}}
+		answers := progress.Answers{
+			Categories: map[string]string{id: value},
+			Hints:      map[string]map[quiz.Hint]bool{id: {quiz.Hint(value): true}},
+			Choices:    map[string][]string{id: {value, value + value}},
+		}
 		out, err := svc.CheckWidget(context.Background(), progress.Actor{ID: "0123456789abcdef0123456789abcdef", Role: progress.RoleLearner},
 			progress.WidgetPost{LessonSlug: w.slug, WidgetID: w.id, Answers: answers, Attempt: attempt, TimeZone: value})
 		var pe *progress.Error
 		if errors.As(err, &pe) && pe.Kind == progress.Invalid && pe.Message != "" {
-			return // an incomplete quiz, refused with what is open
+			return // an incomplete post, refused with what is open
 		}
 		if err != nil {
 			t.Fatalf("%s/%s: %v", w.slug, w.id, err)
@@ -65,13 +71,22 @@ func FuzzCheckWidget(f *testing.F) {
 		if out.Score < 0 || out.Score > out.Total {
 			t.Errorf("score %d of %d", out.Score, out.Total)
 		}
-		for k, vs := range out.Kept {
-			if k != field {
-				t.Errorf("kept field %q that was not posted (posted %q)", k, field)
+		for k, v := range out.Kept.Categories {
+			if k != id || v != value {
+				t.Errorf("kept category %q = %q that was not posted", k, v)
 			}
+		}
+		for k, hints := range out.Kept.Hints {
+			for h := range hints {
+				if k != id || string(h) != value {
+					t.Errorf("kept hint %q.%s that was not posted", k, h)
+				}
+			}
+		}
+		for k, vs := range out.Kept.Choices {
 			for _, v := range vs {
-				if !slices.Contains(answers[field], v) {
-					t.Errorf("kept value %q that was not posted", v)
+				if k != id || !slices.Contains(answers.Choices[id], v) {
+					t.Errorf("kept choice %q = %q that was not posted", k, v)
 				}
 			}
 		}

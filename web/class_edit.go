@@ -36,11 +36,8 @@ func (s *Server) classSettings(w http.ResponseWriter, r *http.Request) error {
 		ch.Archive = &on
 	}
 	_, err = s.app.ChangeClass(r.Context(), progress.ActorFrom(r.Context()), id, ch)
-	if pe, ok := asInvalid(err); ok {
-		return s.renderDashboard(w, r, http.StatusUnprocessableEntity, pe.Message)
-	}
 	if err != nil {
-		return err
+		return withForm(err, s.renderDashboard)
 	}
 	http.Redirect(w, r, classURL(id)+"#settings", http.StatusSeeOther)
 	return nil
@@ -58,11 +55,8 @@ func (s *Server) classAssign(w http.ResponseWriter, r *http.Request) error {
 	a := progress.ActorFrom(r.Context())
 	for _, slug := range r.PostForm["lesson"] {
 		err := s.app.Assign(r.Context(), a, id, slug, r.PostFormValue("due"))
-		if pe, ok := asInvalid(err); ok {
-			return s.renderDashboard(w, r, http.StatusUnprocessableEntity, pe.Message)
-		}
 		if err != nil {
-			return err
+			return withForm(err, s.renderDashboard)
 		}
 	}
 	http.Redirect(w, r, classURL(id)+"#assignments", http.StatusSeeOther)
@@ -89,11 +83,8 @@ func (s *Server) classDelete(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	err = s.app.DeleteClass(r.Context(), progress.ActorFrom(r.Context()), id)
-	if pe, ok := asInvalid(err); ok {
-		return s.renderDashboard(w, r, http.StatusUnprocessableEntity, pe.Message)
-	}
 	if err != nil {
-		return err
+		return withForm(err, s.renderDashboard)
 	}
 	http.Redirect(w, r, "/classes", http.StatusSeeOther)
 	return nil

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"errors"
 	"net/http"
 
 	"learn/progress"
@@ -46,13 +45,11 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request) error {
 	}
 	v := JoinView{Page: s.page(r, "Join a class", "classes"), Code: r.PostFormValue("code"), Name: r.PostFormValue("name")}
 	j, err := s.app.Join(r.Context(), progress.ActorFrom(r.Context()), v.Code, v.Name)
-	var pe *progress.Error
-	if errors.As(err, &pe) && (pe.Kind == progress.Invalid || pe.Kind == progress.NotFound) {
-		v.Error = pe.Message
-		return renderStatus(w, r, kindStatus[pe.Kind], joinPage(v))
-	}
 	if err != nil {
-		return err
+		return withForm(err, func(w http.ResponseWriter, r *http.Request, status int, message string) error {
+			v.Error = message
+			return renderStatus(w, r, status, joinPage(v))
+		})
 	}
 	v.Joined = &JoinedView{Class: j.Class.Name, Teacher: j.Teacher, Name: j.Member.Name, Secret: j.Secret}
 	v.Title = "You joined " + j.Class.Name
@@ -72,16 +69,11 @@ func (s *Server) joinSignIn(w http.ResponseWriter, r *http.Request) error {
 	}
 	v := LearnerSignInView{Page: s.page(r, "Continue on this device", "classes"), Code: r.PostFormValue("code"), Name: r.PostFormValue("name")}
 	id, err := s.app.SignInLearner(r.Context(), progress.LearnerSignIn{Code: v.Code, Name: v.Name, Secret: r.PostFormValue("secret"), Address: clientAddress(r)})
-	var pe *progress.Error
-	if errors.As(err, &pe) {
-		v.Error = pe.Message
-		if pe.RetryAfter > 0 {
-			w.Header().Set("Retry-After", retryAfter(pe.RetryAfter))
-		}
-		return renderStatus(w, r, kindStatus[pe.Kind], learnerSignInPage(v))
-	}
 	if err != nil {
-		return err
+		return withForm(err, func(w http.ResponseWriter, r *http.Request, status int, message string) error {
+			v.Error = message
+			return renderStatus(w, r, status, learnerSignInPage(v))
+		})
 	}
 	if err := s.setLearnerCookie(w, r, id); err != nil {
 		return err

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 
@@ -101,31 +100,13 @@ func (s *Server) classCreate(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	c, err := s.app.CreateClass(r.Context(), progress.ActorFrom(r.Context()), r.PostFormValue("name"), r.PostFormValue("tz"))
-	if pe, ok := asInvalid(err); ok {
-		return s.renderClasses(w, r, http.StatusUnprocessableEntity, pe.Message, r.PostFormValue("name"))
-	}
 	if err != nil {
-		return err
+		return withForm(err, func(w http.ResponseWriter, r *http.Request, status int, message string) error {
+			return s.renderClasses(w, r, status, message, r.PostFormValue("name"))
+		})
 	}
 	http.Redirect(w, r, classURL(c.ID), http.StatusSeeOther)
 	return nil
-}
-
-// parseForm reads a posted form, or answers 400.
-func parseForm(r *http.Request) error {
-	if err := r.ParseForm(); err != nil {
-		return &Error{Status: http.StatusBadRequest, Message: "The form could not be read; reload the page and try again.", Err: err}
-	}
-	return nil
-}
-
-// asInvalid returns err as a core error of kind Invalid.
-func asInvalid(err error) (*progress.Error, bool) {
-	var pe *progress.Error
-	if errors.As(err, &pe) && pe.Kind == progress.Invalid {
-		return pe, true
-	}
-	return nil, false
 }
 
 // classID reads the {id} of a class route; a malformed one is the same 404

@@ -135,6 +135,8 @@ func (s *Server) classShow(w http.ResponseWriter, r *http.Request) error {
 	return s.renderDashboard(w, r, http.StatusOK, "")
 }
 
+// renderDashboard draws the class's dashboard under status, with problem
+// (if any) above its forms; it is the redrawFunc of every dashboard form.
 func (s *Server) renderDashboard(w http.ResponseWriter, r *http.Request, status int, problem string) error {
 	id, err := classID(r)
 	if err != nil {

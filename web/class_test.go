@@ -453,8 +453,8 @@ func TestJoinKeepsProgressAndSecretWordsSignInElsewhere(t *testing.T) {
 	if before == "0" {
 		t.Fatal("the learner earned no XP before joining")
 	}
-	if a := laptop.post("/join", url.Values{"code": {"NOPE22"}, "name": {"Red Kite"}}); a.status != http.StatusNotFound {
-		t.Errorf("a wrong code = %d, want 404", a.status)
+	if a := laptop.post("/join", url.Values{"code": {"NOPE22"}, "name": {"Red Kite"}}); a.status != http.StatusUnprocessableEntity {
+		t.Errorf("a wrong code = %d, want 422 with the form again", a.status)
 	}
 	secret := laptop.join(strings.ToLower(code[:3])+"-"+code[3:], "Red Kite") // case and a hyphen do not matter
 	if n := len(strings.Fields(secret)); n < 2 || n > 3 {

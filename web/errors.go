@@ -91,6 +91,17 @@ func (s *Server) handle(h handlerFunc) http.Handler {
 			return
 		}
 		e := webError(err)
+		var fe *formError
+		if errors.As(err, &fe) && redrawable(e.Status) {
+			// The user's to fix: the form again, with the message.
+			if e.RetryAfter > 0 {
+				w.Header().Set("Retry-After", retryAfter(e.RetryAfter))
+			}
+			if err = fe.redraw(w, r, e.Status, e.Message); err == nil {
+				return
+			}
+			e = webError(err)
+		}
 		// A busy sandbox is overload, not a failure: logRequests counts it.
 		if e.Status >= 500 && e.Status != http.StatusServiceUnavailable {
 			s.log.ErrorContext(r.Context(), "request failed", slog.String("method", r.Method),
@@ -98,6 +109,39 @@ func (s *Server) handle(h handlerFunc) http.Handler {
 		}
 		s.renderError(w, r, e)
 	})
+}
+
+// redrawFunc draws a handler's form again under status, with message
+// saying what to change.
+type redrawFunc func(w http.ResponseWriter, r *http.Request, status int, message string) error
+
+// formError is a handler's error with the form to draw again when the
+// failure is the user's to fix (see redrawable). The adapter decides, from
+// the status the error stands for, whether the form or the error page
+// answers: a handler never matches error kinds itself.
+type formError struct {
+	err    error
+	redraw redrawFunc
+}
+
+func (e *formError) Error() string { return e.err.Error() }
+func (e *formError) Unwrap() error { return e.err }
+
+// withForm returns err carrying the form to draw again, or nil for nil.
+func withForm(err error, redraw redrawFunc) error {
+	if err == nil {
+		return nil
+	}
+	return &formError{err: err, redraw: redraw}
+}
+
+// redrawable reports whether a failure answered with status is one the
+// user can fix on the form they sent: any 4xx but 404, which says the
+// thing is not there (or not theirs to see) and answers with the error
+// page as on any other page. Server failures (5xx) are logged and answered
+// with the error page.
+func redrawable(status int) bool {
+	return status >= 400 && status < 500 && status != http.StatusNotFound
 }
 
 // renderError writes the error page for e, falling back to plain text if

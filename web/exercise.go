@@ -198,8 +198,8 @@ func (s *Server) exerciseForm(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := r.ParseForm(); err != nil {
-		return &Error{Status: http.StatusRequestEntityTooLarge, Message: "The form could not be read; if your code is very long, shorten it.", Err: err}
+	if err := parseForm(r); err != nil {
+		return err
 	}
 	mode := grading.ParseMode(r.PostForm.Get("mode"))
 	code := r.PostForm.Get("code")

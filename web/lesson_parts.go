@@ -83,7 +83,7 @@ func learnerWidgetView(lesson *lessons.Lesson, w *lessons.Widget, sum progress.S
 		return v
 	}
 	if v.Status = widgetStatus(sum, lesson, w); v.Status != nil {
-		v.Answers = progress.KeptAnswers(w, sum.Widgets[lesson.Slug+"/"+w.ID].Answers)
+		v.Answers = answerFields(progress.KeptAnswers(w, sum.Widgets[lesson.Slug+"/"+w.ID].Answers))
 	}
 	return v
 }

@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -63,24 +62,18 @@ func (s *Server) qaDone(w http.ResponseWriter, r *http.Request, slug string, que
 	return writeJSON(w, http.StatusOK, qaResponse{HTML: buf.String(), Anchor: anchor, Notices: sum.Notices})
 }
 
-// qaRefused answers a refused post the learner can fix (a blank or
-// over-long post, a rate limit, no name yet): for a plain form, the lesson
-// page again with the message above the forms and the text put back; for
-// qa.js, the error as JSON. Anything else goes to the error page.
-func (s *Server) qaRefused(w http.ResponseWriter, r *http.Request, lesson *lessons.Lesson, err error, form, text string) error {
-	var pe *progress.Error
-	if !errors.As(err, &pe) || wantsJSON(r) || lesson == nil {
+// qaRefused answers a refused post: for a plain form, a failure the learner
+// can fix (a blank or over-long post, a rate limit, no name yet) draws the
+// lesson page again with the message above the forms and the text put
+// back; for qa.js, and without a lesson to draw, the error answers as any
+// other (JSON for qa.js).
+func (s *Server) qaRefused(lesson *lessons.Lesson, err error, form, text string, json bool) error {
+	if json || lesson == nil {
 		return err
 	}
-	switch pe.Kind {
-	case progress.Invalid, progress.TooLarge, progress.TooMany, progress.Forbidden:
-	default:
-		return err
-	}
-	if pe.RetryAfter > 0 {
-		w.Header().Set("Retry-After", retryAfter(pe.RetryAfter))
-	}
-	return s.renderLesson(w, r, lesson, lessonOverrides{status: kindStatus[pe.Kind], qa: &qaDraft{problem: pe.Message, text: text, form: form}})
+	return withForm(err, func(w http.ResponseWriter, r *http.Request, status int, message string) error {
+		return s.renderLesson(w, r, lesson, lessonOverrides{status: status, qa: &qaDraft{problem: message, text: text, form: form}})
+	})
 }
 
 // postLesson returns the lesson a post belongs to, for answering with its
@@ -101,8 +94,8 @@ func (s *Server) questionAsk(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return notFoundError(fmt.Sprintf("There is no lesson called %q. The course home lists every lesson.", slug))
 	}
-	if err := r.ParseForm(); err != nil {
-		return &Error{Status: http.StatusBadRequest, Message: "The form could not be read; send it again.", Err: err}
+	if err := parseForm(r); err != nil {
+		return err
 	}
 	in := progress.PostInput{LessonSlug: slug, Part: r.PostFormValue("part"), Body: r.PostFormValue("body"), Address: clientAddress(r)}
 	if c := r.PostFormValue("class"); c != "" {
@@ -114,7 +107,7 @@ func (s *Server) questionAsk(w http.ResponseWriter, r *http.Request) error {
 	}
 	p, err := s.app.Ask(r.Context(), progress.ActorFrom(r.Context()), in)
 	if err != nil {
-		return s.qaRefused(w, r, lesson, err, "ask", in.Body)
+		return s.qaRefused(lesson, err, "ask", in.Body, wantsJSON(r))
 	}
 	return s.qaDone(w, r, slug, p.ID)
 }
@@ -128,7 +121,7 @@ func (s *Server) questionAnswer(w http.ResponseWriter, r *http.Request) error {
 	body := r.PostFormValue("body")
 	p, err := s.app.Answer(r.Context(), progress.ActorFrom(r.Context()), id, progress.PostInput{Body: body, Address: clientAddress(r)})
 	if err != nil {
-		return s.qaRefused(w, r, s.postLesson(r, id), err, fmt.Sprintf("answer-%d", id), body)
+		return s.qaRefused(s.postLesson(r, id), err, fmt.Sprintf("answer-%d", id), body, wantsJSON(r))
 	}
 	return s.qaDone(w, r, p.LessonSlug, p.QuestionID)
 }
@@ -150,7 +143,7 @@ func (s *Server) postEdit(w http.ResponseWriter, r *http.Request) error {
 	body := r.PostFormValue("body")
 	p, err := s.app.EditPost(r.Context(), progress.ActorFrom(r.Context()), id, body, clientAddress(r))
 	if err != nil {
-		return s.qaRefused(w, r, s.postLesson(r, id), err, fmt.Sprintf("edit-%d", id), body)
+		return s.qaRefused(s.postLesson(r, id), err, fmt.Sprintf("edit-%d", id), body, wantsJSON(r))
 	}
 	return s.qaDone(w, r, p.LessonSlug, threadOf(p))
 }
@@ -163,12 +156,12 @@ func (s *Server) postAction(act func(r *http.Request, a progress.Actor, id int64
 		if err != nil {
 			return err
 		}
-		if err := r.ParseForm(); err != nil {
-			return &Error{Status: http.StatusBadRequest, Message: "The form could not be read; send it again.", Err: err}
+		if err := parseForm(r); err != nil {
+			return err
 		}
 		p, err := act(r, progress.ActorFrom(r.Context()), id)
 		if err != nil {
-			return s.qaRefused(w, r, s.postLesson(r, id), err, "", "")
+			return s.qaRefused(s.postLesson(r, id), err, "", "", wantsJSON(r))
 		}
 		return s.qaDone(w, r, p.LessonSlug, threadOf(p))
 	}
@@ -207,7 +200,7 @@ func (s *Server) qaName(w http.ResponseWriter, r *http.Request) error {
 		if !ok {
 			return err
 		}
-		return s.qaRefused(w, r, lesson, err, "name", name)
+		return s.qaRefused(lesson, err, "name", name, wantsJSON(r))
 	}
 	if !ok {
 		http.Redirect(w, r, "/", http.StatusSeeOther)

@@ -71,11 +71,11 @@ func (s *Server) reviewShow(w http.ResponseWriter, r *http.Request) error {
 // reviewAnswer grades one review answer through the core and shows the
 // feedback with the next item.
 func (s *Server) reviewAnswer(w http.ResponseWriter, r *http.Request) error {
-	if err := r.ParseForm(); err != nil {
-		return &Error{Status: http.StatusBadRequest, Message: "The form could not be read. Reload the page and try again.", Err: err}
+	if err := parseForm(r); err != nil {
+		return err
 	}
 	out, err := s.app.AnswerReview(r.Context(), progress.ActorFrom(r.Context()), progress.ReviewPost{
-		Key: r.PostForm.Get("item"), Version: r.PostForm.Get("version"), Answers: progress.Answers(r.PostForm), TimeZone: r.PostForm.Get("tz"),
+		Key: r.PostForm.Get("item"), Version: r.PostForm.Get("version"), Choices: reviewChoices(r.PostForm), TimeZone: r.PostForm.Get("tz"),
 	})
 	if err != nil {
 		return err
@@ -93,7 +93,7 @@ func (s *Server) reviewAnswer(w http.ResponseWriter, r *http.Request) error {
 	default:
 		it := out.Item
 		answered := &ReviewItemView{Key: it.Key, LessonTitle: it.Lesson.Title, LessonSlug: it.Lesson.Slug, Question: it.Question.View(),
-			Feedback: &out.Feedback, Form: &WidgetView{Kind: "review", ID: "review", Action: "/review", Answers: out.Kept, Checked: true}}
+			Feedback: &out.Feedback, Form: &WidgetView{Kind: "review", ID: "review", Action: "/review", Answers: answerFields(out.Kept), Checked: true}}
 		if out.Feedback.Right {
 			answered.Outcome = fmt.Sprintf("Right. Next review in %s.", untilText(out.After.Due.Sub(s.now())))
 		} else {

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"errors"
 	"net"
 	"net/http"
 	"time"
@@ -61,25 +60,20 @@ func (s *Server) signInShow(w http.ResponseWriter, r *http.Request) error {
 // signIn checks the form and opens a new session; the browser's old
 // session token, if any, is revoked first (no session survives a sign-in).
 func (s *Server) signIn(w http.ResponseWriter, r *http.Request) error {
-	if err := r.ParseForm(); err != nil {
-		return &Error{Status: http.StatusBadRequest, Message: "The form could not be read; reload the page and try again.", Err: err}
+	if err := parseForm(r); err != nil {
+		return err
 	}
 	req := progress.SignInRequest{Email: r.PostFormValue("email"), Password: r.PostFormValue("password"), Address: clientAddress(r)}
 	if c, err := r.Cookie(sessionCookie); err == nil {
 		req.OldToken = c.Value
 	}
 	in, err := s.app.SignIn(r.Context(), req)
-	var pe *progress.Error
-	if errors.As(err, &pe) {
-		clearSessionCookie(w, r)
-		v := SignInView{Page: s.page(r, "Teacher sign-in", "classes"), Email: req.Email, Error: pe.Message}
-		if pe.RetryAfter > 0 {
-			w.Header().Set("Retry-After", retryAfter(pe.RetryAfter))
-		}
-		return renderStatus(w, r, kindStatus[pe.Kind], signInPage(v))
-	}
 	if err != nil {
-		return err
+		clearSessionCookie(w, r)
+		return withForm(err, func(w http.ResponseWriter, r *http.Request, status int, message string) error {
+			v := SignInView{Page: s.page(r, "Teacher sign-in", "classes"), Email: req.Email, Error: message}
+			return renderStatus(w, r, status, signInPage(v))
+		})
 	}
 	setSessionCookie(w, r, in)
 	http.Redirect(w, r, "/classes", http.StatusSeeOther)
@@ -107,17 +101,15 @@ func (s *Server) passwordShow(w http.ResponseWriter, r *http.Request) error {
 // passwordChange stores a new password; every session of the teacher ends
 // and this browser gets a fresh one.
 func (s *Server) passwordChange(w http.ResponseWriter, r *http.Request) error {
-	if err := r.ParseForm(); err != nil {
-		return &Error{Status: http.StatusBadRequest, Message: "The form could not be read; reload the page and try again.", Err: err}
+	if err := parseForm(r); err != nil {
+		return err
 	}
 	in, err := s.app.ChangePassword(r.Context(), progress.ActorFrom(r.Context()),
 		r.PostFormValue("current"), r.PostFormValue("password"), clientAddress(r))
-	var pe *progress.Error
-	if errors.As(err, &pe) && pe.Kind != progress.NotFound {
-		return renderStatus(w, r, kindStatus[pe.Kind], passwordPage(PasswordView{Page: s.page(r, "Change your password", "classes"), Error: pe.Message}))
-	}
 	if err != nil {
-		return err
+		return withForm(err, func(w http.ResponseWriter, r *http.Request, status int, message string) error {
+			return renderStatus(w, r, status, passwordPage(PasswordView{Page: s.page(r, "Change your password", "classes"), Error: message}))
+		})
 	}
 	setSessionCookie(w, r, in)
 	http.Redirect(w, r, "/account/password?done=1", http.StatusSeeOther)

@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -27,27 +26,33 @@ type checkResponse struct {
 // widgetCheck grades a posted widget through the core and answers with the
 // lesson page (a plain form post) or JSON (the in-place script).
 func (s *Server) widgetCheck(w http.ResponseWriter, r *http.Request) error {
-	if err := r.ParseForm(); err != nil {
-		return &Error{Status: http.StatusBadRequest, Message: "The form could not be read. Reload the page and try again.", Err: err}
+	if err := parseForm(r); err != nil {
+		return err
 	}
 	attempt, _ := strconv.Atoi(r.PostForm.Get("attempt"))
+	tz := r.PostForm.Get("tz")
+	slug, id := r.PathValue("slug"), r.PathValue("id")
 	out, err := s.app.CheckWidget(r.Context(), progress.ActorFrom(r.Context()), progress.WidgetPost{
-		LessonSlug: r.PathValue("slug"), WidgetID: r.PathValue("id"), Answers: progress.Answers(r.PostForm),
-		Attempt: attempt, TimeZone: r.PostForm.Get("tz"),
+		LessonSlug: slug, WidgetID: id, Answers: widgetAnswers(s.widget(slug, id), r.PostForm),
+		Attempt: attempt, TimeZone: tz,
 	})
-	status := http.StatusOK
-	var view *WidgetView
-	var pe *progress.Error
-	switch {
-	case errors.As(err, &pe) && pe.Kind == progress.Invalid:
+	if err != nil {
+		if out.Lesson == nil {
+			return err
+		}
 		// An incomplete post: the form again, as it was, with the message.
-		status, view = http.StatusUnprocessableEntity, refusedView(out, r.PostForm.Get("tz"), pe.Message)
-	case err != nil:
-		return err
-	default:
-		r = withSummary(r, out.Summary)
-		view = checkedView(out, r.PostForm.Get("tz"))
+		return withForm(err, func(w http.ResponseWriter, r *http.Request, status int, message string) error {
+			return s.answerWidget(w, r, out, refusedView(out, tz, message), status)
+		})
 	}
+	r = withSummary(r, out.Summary)
+	return s.answerWidget(w, r, out, checkedView(out, tz), http.StatusOK)
+}
+
+// answerWidget answers a widget post with its redrawn view: JSON for the
+// in-place script, else the lesson page (a refused post, the form as it
+// was left, with the message) or the result shown once at the widget.
+func (s *Server) answerWidget(w http.ResponseWriter, r *http.Request, out progress.WidgetOutcome, view *WidgetView, status int) error {
 	if wantsJSON(r) {
 		var buf bytes.Buffer
 		if err := widget(view).Render(r.Context(), &buf); err != nil {
@@ -59,11 +64,8 @@ func (s *Server) widgetCheck(w http.ResponseWriter, r *http.Request) error {
 		})
 	}
 	if view.Refused {
-		// A refused post is not a result: the lesson again, the form as it
-		// was left, with the message.
 		return s.renderLesson(w, r, out.Lesson, lessonOverrides{widget: view, status: status})
 	}
-	// A plain post: show the result once on the lesson page, at the result.
 	return s.keepResult(w, r, out.Lesson.Slug, view.ID, widget(view), "w-"+view.ID+"-result")
 }
 

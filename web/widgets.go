@@ -47,7 +47,7 @@ func quizAttempt(a progress.Actor, sum progress.Summary, lesson *lessons.Lesson)
 // learner's choices kept and the feedback.
 func checkedView(out progress.WidgetOutcome, zone string) *WidgetView {
 	v := widgetView(out.Lesson, out.Widget, out.Draw, out.Attempt, zone)
-	v.Checked, v.Answers, v.Passed = true, out.Kept, out.Passed
+	v.Checked, v.Answers, v.Passed = true, answerFields(out.Kept), out.Passed
 	switch {
 	case out.Classify != nil:
 		v.ClassifyFeedback = out.Classify
@@ -73,6 +73,6 @@ func checkedView(out progress.WidgetOutcome, zone string) *WidgetView {
 // incomplete: the form as the learner left it, with the message.
 func refusedView(out progress.WidgetOutcome, zone, message string) *WidgetView {
 	v := widgetView(out.Lesson, out.Widget, out.Draw, out.Attempt, zone)
-	v.Answers, v.Checked, v.Refused, v.Outcome = out.Kept, true, true, message
+	v.Answers, v.Checked, v.Refused, v.Outcome = answerFields(out.Kept), true, true, message
 	return v
 }
