@@ -149,8 +149,9 @@
 // same question, listed under variants. A variant is a whole question; its
 // id defaults to the slot's id with ".v2", ".v3", … appended and its kind
 // to the slot's; it has no variants of its own. A variant must be as hard
-// as its slot: the same kind, and for single and multiple the same number
-// of options (Validate reports a variant that differs). Files without
+// as its slot: the same kind, for single and multiple the same number of
+// options, and for classify the same number of categories (Validate
+// reports a variant that differs). Files without
 // variants or shuffle_options read as before. A full example:
 //
 //	```quiz

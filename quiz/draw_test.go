@@ -182,6 +182,21 @@ func TestVariantProblems(t *testing.T) {
 		{"classify variant of a single-answer slot", "    variants:\n      - kind: classify\n        prompt: P2\n        text: T\n        categories: [{id: x, label: X}, {id: y, label: Y}]\n        answer: x\n        explanation: E\n",
 			"questions[0].variants[0].kind: the variant is a classify question but its slot is single", 11},
 	}
+	classify := "id: quiz\npass: 1\nquestions:\n  - id: q1\n    kind: classify\n    prompt: P\n    text: T\n    categories: [{id: x, label: X}, {id: y, label: Y}, {id: z, label: Z}]\n    answer: x\n    explanation: E\n" +
+		"    variants:\n      - prompt: P2\n        text: T2\n        categories: [{id: x, label: X}, {id: y, label: Y}]\n        answer: y\n        explanation: E\n"
+	t.Run("classify variant with a category fewer", func(t *testing.T) {
+		_, ps := DecodeString(KindQuiz, classify)
+		want := "questions[0].variants[0].categories: 2 categories where the question has 3"
+		for _, p := range ps {
+			if strings.Contains(p.String(), want) {
+				if p.Line != 14 {
+					t.Errorf("problem %q on line %d, want 14", p, p.Line)
+				}
+				return
+			}
+		}
+		t.Errorf("no problem containing %q; got %v", want, ps)
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, ps := DecodeString(KindQuiz, base+tt.extra)
@@ -200,8 +215,8 @@ func TestVariantProblems(t *testing.T) {
 
 // TestVariantSameShape checks that variants as hard as their slot pass: a
 // variant that leaves the kind to default, one that spells it out, a
-// multiple-answer variant with another number of right options, and
-// classify variants with other categories.
+// multiple-answer variant with another number of right options, and a
+// classify variant with other categories, as many of them.
 func TestVariantSameShape(t *testing.T) {
 	src := `
 id: quiz
@@ -236,7 +251,7 @@ questions:
     variants:
       - prompt: P2
         text: T2
-        categories: [{id: x, label: X}, {id: y, label: Y}, {id: z, label: Z}]
+        categories: [{id: y, label: Y}, {id: z, label: Z}]
         answer: z
         explanation: E
 `

@@ -222,9 +222,10 @@ func (q *Quiz) validateVariants(path string, qn *Question) []Problem {
 // sameShape reports a variant that a learner would find easier or harder
 // than the question it stands for, judged by its form: a variant must have
 // the slot's kind (a single-answer version of a multiple-answer question
-// asks for less), and a single or multiple variant must have as many
-// options as the slot (one option fewer raises the odds of a guess). A
-// variant with a misspelt kind is left to validate, which names the kinds.
+// asks for less), a single or multiple variant as many options as the
+// slot, and a classify variant as many categories (one choice fewer raises
+// the odds of a guess). A variant with a misspelt kind is left to
+// validate, which names the kinds.
 func sameShape(path string, slot, v *Question) []Problem {
 	sk, vk := slot.kind(), v.kind()
 	if !knownKind(sk) || !knownKind(vk) {
@@ -233,11 +234,15 @@ func sameShape(path string, slot, v *Question) []Problem {
 	if sk != vk {
 		return []Problem{{Path: joinPath(path, "kind"), Message: fmt.Sprintf("the variant is a %s question but its slot is %s; a retry must ask the same kind of question, so make it %s", vk, sk, sk)}}
 	}
-	if sk != QuestionSingle && sk != QuestionMultiple {
-		return nil
-	}
-	if n, m := len(slot.Options), len(v.Options); n != m {
-		return []Problem{{Path: joinPath(path, "options"), Message: fmt.Sprintf("%d options where the question has %d; give every variant as many options as its question, so a retry is no easier to guess", m, n)}}
+	switch sk {
+	case QuestionSingle, QuestionMultiple:
+		if n, m := len(slot.Options), len(v.Options); n != m {
+			return []Problem{{Path: joinPath(path, "options"), Message: fmt.Sprintf("%d options where the question has %d; give every variant as many options as its question, so a retry is no easier to guess", m, n)}}
+		}
+	case QuestionClassify:
+		if n, m := len(slot.Categories), len(v.Categories); n != m {
+			return []Problem{{Path: joinPath(path, "categories"), Message: fmt.Sprintf("%d categories where the question has %d; give every variant as many categories as its question, so a retry is no easier to guess", m, n)}}
+		}
 	}
 	return nil
 }
