@@ -149,8 +149,11 @@
 // Each question is a slot that may hold variants: other versions of the
 // same question, listed under variants. A variant is a whole question; its
 // id defaults to the slot's id with ".v2", ".v3", … appended and its kind
-// to the slot's; it has no variants of its own. Files without variants or
-// shuffle_options read as before. A full example:
+// to the slot's; it has no variants of its own. A variant must be as hard
+// as its slot: the same kind, for single and multiple the same number of
+// options, and for classify the same number of categories (Validate
+// reports a variant that differs). Files without
+// variants or shuffle_options read as before. A full example:
 //
 //	```quiz
 //	id: quiz
@@ -183,6 +186,10 @@
 //	          - id: b
 //	            text: A -32602 protocol error
 //	            explanation: The call was well formed; nothing is wrong with its params.
+//	          - id: c
+//	            text: None of the above
+//	            pin: true
+//	            explanation: One of the above is right.
 //	      - id: upstream-down-timeout
 //	        prompt: The weather service times out. What does the tool send back?
 //	        options:
@@ -193,6 +200,10 @@
 //	          - id: b
 //	            text: Nothing, until the service answers
 //	            explanation: A client needs an answer; it should not have to guess.
+//	          - id: c
+//	            text: None of the above
+//	            pin: true
+//	            explanation: One of the above is right.
 //	  - id: expired-handle
 //	    kind: classify
 //	    prompt: Which kind of error?

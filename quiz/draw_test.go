@@ -26,11 +26,15 @@ questions:
         options:
           - {id: a, text: A result with isError true, correct: true, explanation: EXPL-VA}
           - {id: b, text: -32600, explanation: EXPL-VB}
+          - {id: c, text: -32602, explanation: EXPL-VC}
+          - {id: d, text: None of the above, pin: true, explanation: EXPL-VD}
       - id: channel-three
         prompt: The tool's bank declines a card. How is that reported?
         options:
           - {id: a, text: -32603, explanation: EXPL-WA}
           - {id: b, text: A result with isError true, correct: true, explanation: EXPL-WB}
+          - {id: c, text: An empty result, explanation: EXPL-WC}
+          - {id: d, text: None of the above, pin: true, explanation: EXPL-WD}
   - id: kind
     kind: classify
     prompt: Which kind of error?
@@ -169,7 +173,30 @@ func TestVariantProblems(t *testing.T) {
 			"questions[0].variants[0].variants: a variant has no variants", 15},
 		{"misspelt key in a variant", "    variants:\n      - promt: P2\n",
 			"questions[0].variants[0].promt: unknown key", 11},
+		{"variant with an option more", "    variants:\n      - prompt: P2\n        options:\n          - {id: a, text: Yes, correct: true, explanation: E}\n          - {id: b, text: No, explanation: E}\n          - {id: c, text: Maybe, explanation: E}\n",
+			"questions[0].variants[0].options: 3 options where the question has 2", 12},
+		{"variant with an option fewer", "      - {id: c, text: Maybe, explanation: E}\n    variants:\n      - prompt: P2\n        options:\n          - {id: a, text: Yes, correct: true, explanation: E}\n          - {id: b, text: No, explanation: E}\n",
+			"questions[0].variants[0].options: 2 options where the question has 3", 13},
+		{"multiple-answer variant of a single-answer slot", "    variants:\n      - kind: multiple\n        prompt: P2\n        options:\n          - {id: a, text: Yes, correct: true, explanation: E}\n          - {id: b, text: No, correct: true, explanation: E}\n",
+			"questions[0].variants[0].kind: the variant is a multiple question but its slot is single", 11},
+		{"classify variant of a single-answer slot", "    variants:\n      - kind: classify\n        prompt: P2\n        text: T\n        categories: [{id: x, label: X}, {id: y, label: Y}]\n        answer: x\n        explanation: E\n",
+			"questions[0].variants[0].kind: the variant is a classify question but its slot is single", 11},
 	}
+	classify := "id: quiz\npass: 1\nquestions:\n  - id: q1\n    kind: classify\n    prompt: P\n    text: T\n    categories: [{id: x, label: X}, {id: y, label: Y}, {id: z, label: Z}]\n    answer: x\n    explanation: E\n" +
+		"    variants:\n      - prompt: P2\n        text: T2\n        categories: [{id: x, label: X}, {id: y, label: Y}]\n        answer: y\n        explanation: E\n"
+	t.Run("classify variant with a category fewer", func(t *testing.T) {
+		_, ps := DecodeString(KindQuiz, classify)
+		want := "questions[0].variants[0].categories: 2 categories where the question has 3"
+		for _, p := range ps {
+			if strings.Contains(p.String(), want) {
+				if p.Line != 14 {
+					t.Errorf("problem %q on line %d, want 14", p, p.Line)
+				}
+				return
+			}
+		}
+		t.Errorf("no problem containing %q; got %v", want, ps)
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, ps := DecodeString(KindQuiz, base+tt.extra)
@@ -183,6 +210,53 @@ func TestVariantProblems(t *testing.T) {
 			}
 			t.Errorf("no problem containing %q; got %v", tt.want, ps)
 		})
+	}
+}
+
+// TestVariantSameShape checks that variants as hard as their slot pass: a
+// variant that leaves the kind to default, one that spells it out, a
+// multiple-answer variant with another number of right options, and a
+// classify variant with other categories, as many of them.
+func TestVariantSameShape(t *testing.T) {
+	src := `
+id: quiz
+pass: 1
+questions:
+  - id: one
+    kind: multiple
+    prompt: P
+    options:
+      - {id: a, text: A, correct: true, explanation: E}
+      - {id: b, text: B, correct: true, explanation: E}
+      - {id: c, text: C, explanation: E}
+    variants:
+      - prompt: P2
+        options:
+          - {id: a, text: A, correct: true, explanation: E}
+          - {id: b, text: B, explanation: E}
+          - {id: c, text: C, explanation: E}
+      - kind: multiple
+        prompt: P3
+        options:
+          - {id: a, text: A, correct: true, explanation: E}
+          - {id: b, text: B, correct: true, explanation: E}
+          - {id: c, text: C, correct: true, explanation: E}
+  - id: two
+    kind: classify
+    prompt: P
+    text: T
+    categories: [{id: x, label: X}, {id: y, label: Y}]
+    answer: x
+    explanation: E
+    variants:
+      - prompt: P2
+        text: T2
+        categories: [{id: y, label: Y}, {id: z, label: Z}]
+        answer: z
+        explanation: E
+`
+	if _, ps := DecodeString(KindQuiz, src); len(ps) > 0 {
+		t.Errorf("variants as hard as their slot were refused: %v", ps)
 	}
 }
 

@@ -199,8 +199,9 @@ func (q *Quiz) Validate() []Problem {
 }
 
 // validateVariants checks each variant of one slot as a question of its
-// own, that it has no variants, and, with ShuffleOptions, that options
-// pointing at the others are pinned (for the slot and every variant).
+// own, that it has no variants, that it is as hard as the slot (see
+// sameShape), and, with ShuffleOptions, that options pointing at the
+// others are pinned (for the slot and every variant).
 func (q *Quiz) validateVariants(path string, qn *Question) []Problem {
 	var ps []Problem
 	ps = append(ps, q.checkPins(path, qn)...)
@@ -212,9 +213,48 @@ func (q *Quiz) validateVariants(path string, qn *Question) []Problem {
 		}
 		v := qn.VariantAt(j + 1)
 		ps = append(ps, v.validate(vp)...)
+		ps = append(ps, sameShape(vp, qn, &v)...)
 		ps = append(ps, q.checkPins(vp, &v)...)
 	}
 	return ps
+}
+
+// sameShape reports a variant that a learner would find easier or harder
+// than the question it stands for, judged by its form: a variant must have
+// the slot's kind (a single-answer version of a multiple-answer question
+// asks for less), a single or multiple variant as many options as the
+// slot, and a classify variant as many categories (one choice fewer raises
+// the odds of a guess). A variant with a misspelt kind is left to
+// validate, which names the kinds.
+func sameShape(path string, slot, v *Question) []Problem {
+	sk, vk := slot.kind(), v.kind()
+	if !knownKind(sk) || !knownKind(vk) {
+		return nil
+	}
+	if sk != vk {
+		return []Problem{{Path: joinPath(path, "kind"), Message: fmt.Sprintf("the variant is a %s question but its slot is %s; a retry must ask the same kind of question, so make it %s", vk, sk, sk)}}
+	}
+	switch sk {
+	case QuestionSingle, QuestionMultiple:
+		if n, m := len(slot.Options), len(v.Options); n != m {
+			return []Problem{{Path: joinPath(path, "options"), Message: fmt.Sprintf("%d options where the question has %d; give every variant as many options as its question, so a retry is no easier to guess", m, n)}}
+		}
+	case QuestionClassify:
+		if n, m := len(slot.Categories), len(v.Categories); n != m {
+			return []Problem{{Path: joinPath(path, "categories"), Message: fmt.Sprintf("%d categories where the question has %d; give every variant as many categories as its question, so a retry is no easier to guess", m, n)}}
+		}
+	}
+	return nil
+}
+
+// knownKind reports whether k, with the default applied, is a kind of
+// question this package grades.
+func knownKind(k string) bool {
+	switch k {
+	case QuestionSingle, QuestionMultiple, QuestionClassify, QuestionAnnotate:
+		return true
+	}
+	return false
 }
 
 // pointsAtOthers matches option texts that refer to the other options, which
