@@ -6,10 +6,15 @@ import (
 	"time"
 )
 
-// Default limits on guessing. Each is a steady rate and a burst: a class
-// signing in at once from one address (a school's network) fits in the
-// per-address burst, and one account or one learner's name gets a few
-// tries before it has to wait.
+// Every rate limit of learn is declared in this file: how often an address,
+// an account, a learner's name or a learner may try something that costs
+// the server (running code) or that guessing could abuse (passwords,
+// secret words, posts). Each is a steady rate and a burst; a class signing
+// in at once from one address (a school's network) fits in the per-address
+// bursts. The tries are counted by the Service's RateLimiter, which
+// servers sharing a database share, so every limit holds across them.
+
+// Fixed limits on guessing and posting.
 const (
 	// SignInsPerAddress: teacher sign-in tries per minute from one address.
 	SignInsPerAddress = 20
@@ -21,23 +26,80 @@ const (
 	// SecretTriesPerAddress: learner sign-in tries per minute from one
 	// address.
 	SecretTriesPerAddress = 40
+	// PostsPerLearner is how many Q&A posts (questions, answers and
+	// edits) one learner may make a minute.
+	PostsPerLearner = 4
+	// PostsPerAddress is how many Q&A posts one network address may make a
+	// minute: a class behind one school address fits in it.
+	PostsPerAddress = 30
 )
+
+// Defaults of the limits an operator may change (Limits).
+const (
+	// DefaultRunsPerMinute and DefaultRunBurst: per learner, a burst for
+	// quick fixes, then a steady rate no honest learner reaches by hand.
+	DefaultRunsPerMinute = 30
+	DefaultRunBurst      = 10
+	// DefaultRunsPerMinutePerAddress: enough for a classroom of 30 behind
+	// one NAT address all pressing Run at once, while one client farming
+	// fresh cookies gets no more than that classroom.
+	DefaultRunsPerMinutePerAddress = 240
+	// DefaultAnswersPerMinute and DefaultAnswersPerMinutePerAddress: graded
+	// answers (widget checks, quiz attempts, review answers), far above
+	// what a learner clicks by hand, and for an address enough for a
+	// classroom of 30.
+	DefaultAnswersPerMinute           = 60
+	DefaultAnswersPerMinutePerAddress = 900
+)
+
+// Limits are the rates an operator may set: running code, and posting
+// graded answers. A zero field takes its default; a per-address field
+// below zero turns that limit off (a classroom behind one NAT address that
+// needs more). Bursts of the per-address limits, and of answers, are half
+// the rate.
+type Limits struct {
+	RunsPerMinute, RunBurst, RunsPerMinutePerAddress int
+	AnswersPerMinute, AnswersPerMinutePerAddress     int
+}
+
+// rules are the Service's rules, built once from its Limits.
+type rules struct {
+	signInAddr, signInAccount, secretName, secretAddr Rule
+	postLearner, postAddr                             Rule
+	runLearner, runAddr, answerLearner, answerAddr    Rule
+}
+
+func newRules(l Limits) rules {
+	or := func(v, def int) int {
+		switch {
+		case v == 0:
+			return def
+		case v < 0:
+			return 0 // off
+		}
+		return v
+	}
+	runAddr := or(l.RunsPerMinutePerAddress, DefaultRunsPerMinutePerAddress)
+	answers := or(l.AnswersPerMinute, DefaultAnswersPerMinute)
+	answerAddr := or(l.AnswersPerMinutePerAddress, DefaultAnswersPerMinutePerAddress)
+	return rules{
+		signInAddr:    PerWindow("signin-address", SignInsPerAddress, time.Minute),
+		signInAccount: PerWindow("signin-account", SignInsPerAccount, time.Minute),
+		secretName:    PerWindow("secret-name", SecretTriesPerName, 10*time.Minute),
+		secretAddr:    PerWindow("secret-address", SecretTriesPerAddress, time.Minute),
+		postLearner:   PerWindow("post-learner", PostsPerLearner, time.Minute),
+		postAddr:      PerWindow("post-address", PostsPerAddress, time.Minute),
+		runLearner:    PerMinute("runs-learner", or(l.RunsPerMinute, DefaultRunsPerMinute), or(l.RunBurst, DefaultRunBurst)),
+		runAddr:       PerMinute("runs-address", runAddr, runAddr/2),
+		answerLearner: PerMinute("answers-learner", answers, answers/2),
+		answerAddr:    PerMinute("answers-address", answerAddr, answerAddr/2),
+	}
+}
 
 // tooMany is the error for a spent limit.
 func tooMany(wait time.Duration, msg string) *Error {
 	return &Error{Kind: TooMany, RetryAfter: wait, Message: msg}
 }
-
-// The Service's rules. They are counted by the Service's RateLimiter, which
-// servers sharing a database share.
-var (
-	ruleSignInAddr    = PerWindow("signin-address", SignInsPerAddress, time.Minute)
-	ruleSignInAccount = PerWindow("signin-account", SignInsPerAccount, time.Minute)
-	ruleSecretName    = PerWindow("secret-name", SecretTriesPerName, 10*time.Minute)
-	ruleSecretAddr    = PerWindow("secret-address", SecretTriesPerAddress, time.Minute)
-	rulePostLearner   = PerWindow("post-learner", PostsPerLearner, time.Minute)
-	rulePostAddr      = PerWindow("post-address", PostsPerAddress, time.Minute)
-)
 
 // takeTries spends a try of every check (all or none) and returns the
 // wait when one has none left, 0 when the request may go ahead.
@@ -49,6 +111,80 @@ func (s *Service) takeTries(ctx context.Context, now time.Time, checks ...RateCh
 	return wait, nil
 }
 
-// Limiter is the RateLimiter the Service counts tries with, for the other
-// limits of the same server (runs and posts in the web layer).
-func (s *Service) Limiter() RateLimiter { return s.limiter }
+// limitKey is whom a request counts against as one learner: the learner
+// when their cookie is known, else the client's address, so that dropping
+// the cookie gains nothing.
+func limitKey(a Actor, address string) string {
+	if a.Known {
+		return "learner:" + a.ID
+	}
+	return "anon:" + address
+}
+
+// refusal is a spent limit's message, given the limit a minute and the
+// wait in words.
+type refusal func(perMinute int, wait string) string
+
+// takeLimited takes a try of each rule with its key and message, all or
+// none; the first rule with none left refuses with an *Error of kind
+// TooMany saying what was exceeded and how long to wait.
+func (s *Service) takeLimited(ctx context.Context, checks []RateCheck, messages []refusal) error {
+	i, wait, err := TakeAll(ctx, s.limiter, s.now(), checks...)
+	if err != nil {
+		return fmt.Errorf("progress: count tries: %w", err)
+	}
+	if wait > 0 {
+		return tooMany(wait, messages[i](checks[i].Rule.PerMinuteRate(), waitText(wait+time.Second)))
+	}
+	return nil
+}
+
+// TakeRunTry spends one of a's tries at running code from address (a run
+// or a submission), per learner and per address. Callers ask before
+// grading, so a refused run costs the sandbox nothing.
+//
+// Errors: *Error of kind TooMany, with RetryAfter and what to wait, past
+// either limit; a failure of the limiter's database.
+func (s *Service) TakeRunTry(ctx context.Context, a Actor, address string) error {
+	return s.takeLimited(ctx,
+		[]RateCheck{{s.rules.runLearner, limitKey(a, address)}, {s.rules.runAddr, address}},
+		[]refusal{
+			func(n int, wait string) string {
+				return fmt.Sprintf("You are running code faster than %d times a minute. Wait %s, then run again.", n, wait)
+			},
+			func(n int, wait string) string {
+				return fmt.Sprintf("Too much code is being run from your network: one address may run code %d times a minute. Wait %s, then run again.", n, wait)
+			},
+		})
+}
+
+// TakeAnswerTry spends one of a's tries at posting a graded answer (a
+// widget check, a quiz attempt, a review answer) from address, per learner
+// and per address. Callers ask before reading the answer.
+//
+// Errors: as TakeRunTry's.
+func (s *Service) TakeAnswerTry(ctx context.Context, a Actor, address string) error {
+	return s.takeLimited(ctx,
+		[]RateCheck{{s.rules.answerLearner, limitKey(a, address)}, {s.rules.answerAddr, address}},
+		[]refusal{
+			func(n int, wait string) string {
+				return fmt.Sprintf("You are sending answers faster than %d a minute. Wait %s, then check again.", n, wait)
+			},
+			func(n int, wait string) string {
+				return fmt.Sprintf("Too many answers are coming from your network: one address may send %d a minute. Wait %s, then check again.", n, wait)
+			},
+		})
+}
+
+// waitText says a wait in words, as a learner reads it on a refusal:
+// "less than a minute", "1 minute", "3 minutes".
+func waitText(d time.Duration) string {
+	switch n := int(d / time.Minute); {
+	case n < 1:
+		return "less than a minute"
+	case n == 1:
+		return "1 minute"
+	default:
+		return fmt.Sprintf("%d minutes", n)
+	}
+}

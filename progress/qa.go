@@ -23,12 +23,6 @@ import (
 const (
 	// EditWindow is how long an author may edit a post after writing it.
 	EditWindow = 15 * time.Minute
-	// PostsPerLearner is how many posts (questions, answers and edits) one
-	// learner may make a minute.
-	PostsPerLearner = 4
-	// PostsPerAddress is how many one network address may make a minute:
-	// a class behind one school address fits in it.
-	PostsPerAddress = 30
 	// maxListed bounds the dashboard's lists.
 	maxListed = 50
 )
@@ -160,7 +154,7 @@ type PostInput struct {
 
 // takePost spends one post of a's and of the address's allowance.
 func (s *Service) takePost(ctx context.Context, a Actor, address string) error {
-	wait, err := s.takeTries(ctx, s.now(), RateCheck{rulePostLearner, a.ID}, RateCheck{rulePostAddr, address})
+	wait, err := s.takeTries(ctx, s.now(), RateCheck{s.rules.postLearner, a.ID}, RateCheck{s.rules.postAddr, address})
 	if err != nil {
 		return err
 	}

@@ -31,6 +31,9 @@ type Config struct {
 	// this process's memory. Servers sharing a database pass the
 	// database's, so that every limit holds across them.
 	Limiter RateLimiter
+	// Limits are the rates of running code and of graded answers; the
+	// zero value takes every default (see limits.go).
+	Limits Limits
 }
 
 // Invalidator keeps the cached summaries of servers that share one store
@@ -57,10 +60,11 @@ type Service struct {
 	grader    grading.Runner
 	now       func() time.Time
 	summaries summaries
-	// limiter counts sign-in tries and posts (and, through Limiter, the
-	// web layer's limits); dummyHash is compared against for an unknown
-	// e-mail (made on first use: bcrypt is slow on purpose).
+	// limiter counts every try against rules (limits.go); dummyHash is
+	// compared against for an unknown e-mail (made on first use: bcrypt is
+	// slow on purpose).
 	limiter   RateLimiter
+	rules     rules
 	dummyHash func() string
 	// text renders and sanitises Q&A posts.
 	text *postText
@@ -78,7 +82,7 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Course == nil || cfg.Store == nil {
 		return nil, errors.New("progress: new service: course and store are required")
 	}
-	s := &Service{store: cfg.Store, grader: cfg.Grader, now: cfg.Now, limiter: cfg.Limiter, dummyHash: sync.OnceValue(newDummyHash), text: newPostText()}
+	s := &Service{store: cfg.Store, grader: cfg.Grader, now: cfg.Now, limiter: cfg.Limiter, rules: newRules(cfg.Limits), dummyHash: sync.OnceValue(newDummyHash), text: newPostText()}
 	s.summaries.invalidator = cfg.Invalidator
 	if s.now == nil {
 		s.now = time.Now

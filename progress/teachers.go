@@ -144,7 +144,7 @@ func (s *Service) SignIn(ctx context.Context, req SignInRequest) (SignedIn, erro
 	}
 	now := s.now()
 	email := NormalizeEmail(req.Email)
-	wait, err := s.takeTries(ctx, now, RateCheck{ruleSignInAddr, req.Address}, RateCheck{ruleSignInAccount, email})
+	wait, err := s.takeTries(ctx, now, RateCheck{s.rules.signInAddr, req.Address}, RateCheck{s.rules.signInAccount, email})
 	if err != nil {
 		return SignedIn{}, err
 	}
@@ -229,7 +229,7 @@ func (s *Service) ChangePassword(ctx context.Context, a Actor, current, next, ad
 		return SignedIn{}, notFound("Sign in as a teacher to change your password.")
 	}
 	now := s.now()
-	wait, err := s.takeTries(ctx, now, RateCheck{ruleSignInAccount, fmt.Sprint("teacher:", a.TeacherID)})
+	wait, err := s.takeTries(ctx, now, RateCheck{s.rules.signInAccount, fmt.Sprint("teacher:", a.TeacherID)})
 	if err != nil {
 		return SignedIn{}, err
 	}

@@ -21,6 +21,8 @@ type testSetup struct {
 	Config
 	Grader grading.Runner
 	Now    func() time.Time
+	// Limits are the core's run and answer rates.
+	Limits progress.Limits
 	// DBPath is the database file, in a temp folder unless set.
 	DBPath string
 }
@@ -49,7 +51,7 @@ func newTestServer(tb testing.TB, opts ...func(*testSetup)) *Server {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { st.Close() })
-	app, err := progress.New(progress.Config{Course: course, Store: st, Grader: setup.Grader, Now: setup.Now})
+	app, err := progress.New(progress.Config{Course: course, Store: st, Grader: setup.Grader, Now: setup.Now, Limits: setup.Limits})
 	if err != nil {
 		tb.Fatal(err)
 	}

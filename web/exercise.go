@@ -2,28 +2,14 @@ package web
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"fmt"
 	"html/template"
-	"net"
 	"net/http"
-	"time"
 
 	"learn/grading"
 	"learn/lessons"
 	"learn/progress"
 	"learn/sandbox"
-)
-
-// Run rate defaults. Per learner: a burst for quick fixes, then a steady
-// rate that no honest learner reaches by hand. Per address: enough for a
-// classroom of 30 behind one NAT address all pressing Run at once, while
-// one client farming fresh cookies gets no more than that classroom.
-const (
-	DefaultRunsPerMinute           = 30
-	DefaultRunBurst                = 10
-	DefaultRunsPerMinutePerAddress = 240
 )
 
 // ExerciseView is an exercise panel on a lesson page.
@@ -55,59 +41,12 @@ type ExerciseResult struct {
 	MCP *MCPPanel
 }
 
-// limitCheck is one rule a request must take a try from.
-type limitCheck struct {
-	rule progress.Rule
-	key  string
-	// message says what was exceeded, given the limit a minute and the
-	// wait; it becomes the 429's message.
-	message func(perMin int, wait string) string
-}
-
-// takeTokens takes a try of every check, or of none: the first rule with
-// none left refuses with a 429 *Error carrying its wait as Retry-After.
-// The tries are counted by the core's limiter, which servers sharing a
-// database share.
-func (s *Server) takeTokens(ctx context.Context, checks ...limitCheck) error {
-	rc := make([]progress.RateCheck, len(checks))
-	for i, c := range checks {
-		rc[i] = progress.RateCheck{Rule: c.rule, Key: c.key}
-	}
-	i, wait, err := progress.TakeAll(ctx, s.app.Limiter(), s.now(), rc...)
-	if err != nil {
-		return fmt.Errorf("web: %w", err)
-	}
-	if wait > 0 {
-		c := checks[i]
-		return &Error{Status: http.StatusTooManyRequests, RetryAfter: wait, Err: errRateLimited,
-			Message: c.message(c.rule.PerMinuteRate(), untilText(wait+time.Second))}
-	}
-	return nil
-}
-
-// errRateLimited marks a request refused by a rate limit.
-var errRateLimited = errors.New("web: rate limited")
-
-// runChecks are the buckets a run of code takes from: the learner's (or,
-// without a known cookie, the anonymous runs of the address) and the
-// address's.
-func (s *Server) runChecks(r *http.Request) []limitCheck {
-	return []limitCheck{
-		{s.runs, learnerKey(r), func(n int, wait string) string {
-			return fmt.Sprintf("You are running code faster than %d times a minute. Wait %s, then run again.", n, wait)
-		}},
-		{s.addrRuns, clientAddr(r), func(n int, wait string) string {
-			return fmt.Sprintf("Too much code is being run from your network: one address may run code %d times a minute. Wait %s, then run again.", n, wait)
-		}},
-	}
-}
-
-// gradeExercise checks the run rates, then grades the code through the
-// core. Errors are *Error (429 over a rate), the core's *progress.Error
-// (404, 413, 503 with Retry-After), or errClientGone when the client left
+// gradeExercise takes a run try, then grades the code through the core.
+// Errors are the core's *progress.Error (429 over a rate, 404, 413, 503
+// with Retry-After), or errClientGone when the client left
 // while the run waited (the sandbox then drops it from its queue).
 func (s *Server) gradeExercise(r *http.Request, lessonSlug, exerciseID, code string, mode grading.Mode) (progress.ExerciseOutcome, error) {
-	if err := s.takeTokens(r.Context(), s.runChecks(r)...); err != nil {
+	if err := s.app.TakeRunTry(r.Context(), progress.ActorFrom(r.Context()), clientAddress(r)); err != nil {
 		return progress.ExerciseOutcome{}, err
 	}
 	out, err := s.app.RunExercise(r.Context(), progress.ActorFrom(r.Context()), lessonSlug, exerciseID, code, mode)
@@ -249,23 +188,4 @@ type exerciseResponse struct {
 	// MCP is, for an MCP exercise, the graded calls with the transcripts
 	// of the grader's calls and of the learner's own Client calls.
 	MCP *sandbox.MCPReport `json:"mcp,omitempty"`
-}
-
-// learnerKey is whom a request counts against as one learner: the learner
-// when their cookie is known, else the client's address, so that dropping
-// the cookie gains nothing.
-func learnerKey(r *http.Request) string {
-	if a := progress.ActorFrom(r.Context()); a.Known {
-		return "learner:" + a.ID
-	}
-	return "anon:" + clientAddr(r)
-}
-
-// clientAddr is the address the request came from, without its port.
-func clientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }

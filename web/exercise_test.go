@@ -59,7 +59,7 @@ func apiPost(t *testing.T, c *http.Client, url, body string) (int, http.Header, 
 }
 
 func TestExerciseAPI(t *testing.T) {
-	s := newTestServer(t, func(c *testSetup) { c.Grader = testSandbox(t); c.RunsPerMinute = 600; c.RunBurst = 100 })
+	s := newTestServer(t, func(c *testSetup) { c.Grader = testSandbox(t); c.Limits.RunsPerMinute = 600; c.Limits.RunBurst = 100 })
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 	c := newClient(t, ts.URL)
@@ -127,7 +127,7 @@ func TestExerciseAPI(t *testing.T) {
 
 func TestExerciseLimits(t *testing.T) {
 	t.Run("per-learner rate gives 429 with Retry-After", func(t *testing.T) {
-		s := newTestServer(t, func(c *testSetup) { c.Grader = testSandbox(t); c.RunsPerMinute = 2; c.RunBurst = 2 })
+		s := newTestServer(t, func(c *testSetup) { c.Grader = testSandbox(t); c.Limits.RunsPerMinute = 2; c.Limits.RunBurst = 2 })
 		ts := httptest.NewServer(s)
 		defer ts.Close()
 		c := newClient(t, ts.URL)
@@ -160,7 +160,7 @@ func TestExerciseLimits(t *testing.T) {
 		if err := small.Warm(context.Background(), nil); err != nil {
 			t.Fatal(err)
 		}
-		s := newTestServer(t, func(c *testSetup) { c.Grader = small; c.RunsPerMinute = 600; c.RunBurst = 100 })
+		s := newTestServer(t, func(c *testSetup) { c.Grader = small; c.Limits.RunsPerMinute = 600; c.Limits.RunBurst = 100 })
 		ts := httptest.NewServer(s)
 		defer ts.Close()
 		const clients = 6
@@ -204,7 +204,7 @@ func TestExerciseLimits(t *testing.T) {
 }
 
 func TestMCPExerciseAPI(t *testing.T) {
-	s := newTestServer(t, func(c *testSetup) { c.Grader = testSandbox(t); c.RunsPerMinute = 600; c.RunBurst = 100 })
+	s := newTestServer(t, func(c *testSetup) { c.Grader = testSandbox(t); c.Limits.RunsPerMinute = 600; c.Limits.RunBurst = 100 })
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 	c := newClient(t, ts.URL)

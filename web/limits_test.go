@@ -96,7 +96,7 @@ func TestGradedPostLimits(t *testing.T) {
 
 	t.Run("huge posts are refused and do not grow the database", func(t *testing.T) {
 		dbPath := ""
-		s := newTestServer(t, func(c *testSetup) { c.PostsPerMinute, c.PostsPerMinutePerAddress = -1, -1; dbPath = c.DBPath })
+		s := newTestServer(t, func(c *testSetup) { c.Limits.AnswersPerMinute, c.Limits.AnswersPerMinutePerAddress = -1, -1; dbPath = c.DBPath })
 		ts := httptest.NewServer(s)
 		defer ts.Close()
 		c := newClient(t, ts.URL)
@@ -160,7 +160,7 @@ func TestGradedPostLimits(t *testing.T) {
 	})
 
 	t.Run("graded posts are rate limited per learner and per address", func(t *testing.T) {
-		s := newTestServer(t, func(c *testSetup) { c.PostsPerMinute, c.PostsPerMinutePerAddress = 4, 8 })
+		s := newTestServer(t, func(c *testSetup) { c.Limits.AnswersPerMinute, c.Limits.AnswersPerMinutePerAddress = 4, 8 })
 		ts := httptest.NewServer(s)
 		defer ts.Close()
 		lesson, w := firstWidget(t, s, quiz.KindClassify)
@@ -209,7 +209,7 @@ func TestRunLimitPerAddress(t *testing.T) {
 	t.Run("dropping the cookie gains nothing", func(t *testing.T) {
 		s := newTestServer(t, func(c *testSetup) {
 			c.Grader = testSandbox(t)
-			c.RunsPerMinute, c.RunBurst, c.RunsPerMinutePerAddress = 600, 100, 6
+			c.Limits.RunsPerMinute, c.Limits.RunBurst, c.Limits.RunsPerMinutePerAddress = 600, 100, 6
 		})
 		ts := httptest.NewServer(s)
 		defer ts.Close()
@@ -236,7 +236,7 @@ func TestRunLimitPerAddress(t *testing.T) {
 	t.Run("anonymous runs of an address share one learner's limit", func(t *testing.T) {
 		s := newTestServer(t, func(c *testSetup) {
 			c.Grader = testSandbox(t)
-			c.RunsPerMinute, c.RunBurst, c.RunsPerMinutePerAddress = 2, 2, -1
+			c.Limits.RunsPerMinute, c.Limits.RunBurst, c.Limits.RunsPerMinutePerAddress = 2, 2, -1
 		})
 		ts := httptest.NewServer(s)
 		defer ts.Close()
@@ -256,7 +256,7 @@ func TestRunLimitPerAddress(t *testing.T) {
 	t.Run("the address limit can be turned off for a classroom", func(t *testing.T) {
 		s := newTestServer(t, func(c *testSetup) {
 			c.Grader = testSandbox(t)
-			c.RunsPerMinute, c.RunBurst, c.RunsPerMinutePerAddress = 600, 100, -1
+			c.Limits.RunsPerMinute, c.Limits.RunBurst, c.Limits.RunsPerMinutePerAddress = 600, 100, -1
 		})
 		ts := httptest.NewServer(s)
 		defer ts.Close()
@@ -302,8 +302,8 @@ func TestOverloadIsNotLoggedAsError(t *testing.T) {
 	var logs syncBuffer
 	s := newTestServer(t, func(c *testSetup) {
 		c.Grader = small
-		c.RunsPerMinute, c.RunBurst, c.RunsPerMinutePerAddress = 600, 100, -1
-		c.PostsPerMinute = 2
+		c.Limits.RunsPerMinute, c.Limits.RunBurst, c.Limits.RunsPerMinutePerAddress = 600, 100, -1
+		c.Limits.AnswersPerMinute = 2
 		c.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	})
 	ts := httptest.NewServer(s)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"learn/progress"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -182,14 +183,7 @@ func (s *Server) capForm(next http.Handler) http.Handler {
 // limit the post is refused with 429 and Retry-After, before it is read.
 func (s *Server) graded(h handlerFunc) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		err := s.takeTokens(r.Context(),
-			limitCheck{s.posts, learnerKey(r), func(n int, wait string) string {
-				return fmt.Sprintf("You are sending answers faster than %d a minute. Wait %s, then check again.", n, wait)
-			}},
-			limitCheck{s.addrPosts, clientAddr(r), func(n int, wait string) string {
-				return fmt.Sprintf("Too many answers are coming from your network: one address may send %d a minute. Wait %s, then check again.", n, wait)
-			}},
-		)
+		err := s.app.TakeAnswerTry(r.Context(), progress.ActorFrom(r.Context()), clientAddress(r))
 		if err != nil {
 			return err
 		}

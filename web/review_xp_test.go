@@ -14,7 +14,7 @@ import (
 // and again, each time with the version the page shows, as the probe that
 // once earned thousands of XP did: only the first answer earns XP.
 func TestReviewXPOverHTTP(t *testing.T) {
-	s := newTestServer(t, func(c *testSetup) { c.PostsPerMinute = 6000 })
+	s := newTestServer(t, func(c *testSetup) { c.Limits.AnswersPerMinute = 6000 })
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 	c := newClient(t, ts.URL)

@@ -43,13 +43,6 @@ const DefaultMaxBodyBytes = 1 << 20
 // quarter of it (TestGradedPostLimits checks).
 const DefaultMaxFormBytes = 8 << 10
 
-// Graded post rate defaults: far above what a learner clicks by hand, and
-// for an address enough for a classroom of 30 behind one NAT address.
-const (
-	DefaultPostsPerMinute           = 60
-	DefaultPostsPerMinutePerAddress = 900
-)
-
 // ReadyCheck reports whether one dependency is ready to serve; a non-nil
 // error says why not.
 type ReadyCheck struct {
@@ -73,24 +66,10 @@ type Config struct {
 	MaxBodyBytes int64
 	// Ready lists extra readiness checks for /readyz besides the database.
 	Ready []ReadyCheck
-	// RunsPerMinute and RunBurst limit how often one learner may run code;
-	// 0 means DefaultRunsPerMinute and DefaultRunBurst.
-	RunsPerMinute, RunBurst int
 	// Dev turns on development mode for authors (off by default): the
 	// /dev/events stream and the page script that reloads pages when the
 	// course changes and shows its problems (see Reload, ShowProblems).
 	Dev bool
-	// RunsPerMinutePerAddress limits the runs of all learners behind one
-	// client address together, burst half of it; 0 means
-	// DefaultRunsPerMinutePerAddress, below 0 no limit (a classroom behind
-	// one NAT address that needs more).
-	RunsPerMinutePerAddress int
-	// PostsPerMinute limits one learner's graded posts (widget checks,
-	// quiz attempts, review answers), burst half of it;
-	// PostsPerMinutePerAddress limits all of an address's together. 0
-	// means DefaultPostsPerMinute and DefaultPostsPerMinutePerAddress,
-	// below 0 no limit.
-	PostsPerMinute, PostsPerMinutePerAddress int
 	// MaxFormBytes caps the body of a graded post; 0 means
 	// DefaultMaxFormBytes. Code runs keep MaxBodyBytes.
 	MaxFormBytes int64
@@ -116,14 +95,6 @@ type noObserver struct{}
 func (noObserver) ObserveRequest(string, string, int, time.Duration) {}
 func (noObserver) NotServed(string)                                  {}
 
-// orDefault is n, or def when n is 0; a negative n (no limit) stays.
-func orDefault(n, def int) int {
-	if n == 0 {
-		return def
-	}
-	return n
-}
-
 // Server handles every HTTP request of the app.
 type Server struct {
 	app     *progress.Service
@@ -134,12 +105,10 @@ type Server struct {
 	ready   []ReadyCheck
 	handler http.Handler
 
-	pages pageCache
-	dev   *devHub // nil unless Config.Dev
-	guide *guide
-	// Rate limits, each a bucket per learner or per address.
-	runs, addrRuns, posts, addrPosts progress.Rule
-	maxForm                          int64
+	pages   pageCache
+	dev     *devHub // nil unless Config.Dev
+	guide   *guide
+	maxForm int64
 	// quiet counts the answers that are not server failures (overload,
 	// rate limits, clients gone) and logs them as a summary.
 	quiet *quietLog
@@ -170,13 +139,6 @@ func New(cfg Config) (*Server, error) {
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
 	}
-	s.runs = progress.PerMinute("runs-learner", orDefault(cfg.RunsPerMinute, DefaultRunsPerMinute), orDefault(cfg.RunBurst, DefaultRunBurst))
-	perAddr := orDefault(cfg.RunsPerMinutePerAddress, DefaultRunsPerMinutePerAddress)
-	s.addrRuns = progress.PerMinute("runs-address", perAddr, perAddr/2)
-	perLearner := orDefault(cfg.PostsPerMinute, DefaultPostsPerMinute)
-	s.posts = progress.PerMinute("answers-learner", perLearner, perLearner/2)
-	perAddr = orDefault(cfg.PostsPerMinutePerAddress, DefaultPostsPerMinutePerAddress)
-	s.addrPosts = progress.PerMinute("answers-address", perAddr, perAddr/2)
 	s.maxForm = cfg.MaxFormBytes
 	if s.maxForm <= 0 {
 		s.maxForm = DefaultMaxFormBytes

@@ -276,7 +276,7 @@ func TestClassifyFormPost(t *testing.T) {
 }
 
 func TestQuizJSONAndConcurrentPasses(t *testing.T) {
-	s := newTestServer(t, func(c *testSetup) { c.PostsPerMinute = 600 })
+	s := newTestServer(t, func(c *testSetup) { c.Limits.AnswersPerMinute = 600 })
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 	c := newClient(t, ts.URL)

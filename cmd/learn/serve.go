@@ -48,11 +48,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&cfg.lessons, "lessons", "", "serve the course in this `folder` instead of the built-in one")
 	fs.TextVar(&cfg.logLevel, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
 	fs.BoolVar(&cfg.dev, "dev", false, "development mode: readable logs; with --lessons, open pages reload when a file changes and show the course's problems")
-	fs.IntVar(&cfg.runsPerMinute, "runs-per-minute", web.DefaultRunsPerMinute, "how often one learner may run code, per `minute`; past it the server answers 429")
-	fs.IntVar(&cfg.runsPerAddress, "runs-per-minute-per-address", web.DefaultRunsPerMinutePerAddress,
+	fs.IntVar(&cfg.runsPerMinute, "runs-per-minute", progress.DefaultRunsPerMinute, "how often one learner may run code, per `minute`; past it the server answers 429")
+	fs.IntVar(&cfg.runsPerAddress, "runs-per-minute-per-address", progress.DefaultRunsPerMinutePerAddress,
 		"how often all learners behind one client address may run code together, per `minute`; raise it for a large classroom behind one NAT address, 0 turns it off")
-	fs.IntVar(&cfg.postsPerMinute, "posts-per-minute", web.DefaultPostsPerMinute, "how many graded answers (checks, quizzes, reviews) one learner may post per `minute`")
-	fs.IntVar(&cfg.postsPerAddress, "posts-per-minute-per-address", web.DefaultPostsPerMinutePerAddress,
+	fs.IntVar(&cfg.postsPerMinute, "posts-per-minute", progress.DefaultAnswersPerMinute, "how many graded answers (checks, quizzes, reviews) one learner may post per `minute`")
+	fs.IntVar(&cfg.postsPerAddress, "posts-per-minute-per-address", progress.DefaultAnswersPerMinutePerAddress,
 		"how many graded answers all learners behind one client address may post per `minute`; 0 turns it off")
 	fs.DurationVar(&cfg.keyGrace, "key-grace", defaultKeyGrace, "how long cookies signed with a key replaced by \"learn rotate-keys\" still verify (a `duration`)")
 	fs.StringVar(&cfg.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://`host:port`/metrics; off when empty")
@@ -165,14 +165,14 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 		collector.SandboxStats(box.Stats)
 		grader, appStore, observer = collector.Runner(grader), collector.Store(st), collector
 	}
-	app, err := progress.New(progress.Config{Course: course, Store: appStore, Grader: grader, Invalidator: invalidator, Limiter: rateLimiter(cfg.db, st)})
+	app, err := progress.New(progress.Config{Course: course, Store: appStore, Grader: grader, Invalidator: invalidator, Limiter: rateLimiter(cfg.db, st),
+		Limits: progress.Limits{RunsPerMinute: cfg.runsPerMinute, RunsPerMinutePerAddress: offIfZero(cfg.runsPerAddress),
+			AnswersPerMinute: cfg.postsPerMinute, AnswersPerMinutePerAddress: offIfZero(cfg.postsPerAddress)}})
 	if err != nil {
 		return err
 	}
 	srv, err := web.New(web.Config{
-		App: app, Assets: assets, Logger: log, CookieKey: key, OldCookieKeys: oldKeys, RunsPerMinute: cfg.runsPerMinute,
-		RunsPerMinutePerAddress: offIfZero(cfg.runsPerAddress), PostsPerMinute: cfg.postsPerMinute,
-		PostsPerMinutePerAddress: offIfZero(cfg.postsPerAddress), Observer: observer,
+		App: app, Assets: assets, Logger: log, CookieKey: key, OldCookieKeys: oldKeys, Observer: observer,
 		Dev:   cfg.dev && cfg.lessons != "",
 		Ready: []web.ReadyCheck{{Name: "sandbox", Check: func(context.Context) error { return sandboxReadiness(box) }}},
 	})
@@ -326,7 +326,7 @@ func courseStamp(dir string) string {
 	return stamp.String()
 }
 
-// offIfZero maps a flag's 0 ("no limit") to web.Config's negative.
+// offIfZero maps a flag's 0 ("no limit") to progress.Limits' negative.
 func offIfZero(n int) int {
 	if n == 0 {
 		return -1
