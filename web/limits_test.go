@@ -96,7 +96,10 @@ func TestGradedPostLimits(t *testing.T) {
 
 	t.Run("huge posts are refused and do not grow the database", func(t *testing.T) {
 		dbPath := ""
-		s := newTestServer(t, func(c *testSetup) { c.Limits.AnswersPerMinute, c.Limits.AnswersPerMinutePerAddress = -1, -1; dbPath = c.DBPath })
+		s := newTestServer(t, func(c *testSetup) {
+			c.Limits.AnswersPerMinute, c.Limits.AnswersPerMinutePerAddress = -1, -1
+			dbPath = c.DBPath
+		})
 		ts := httptest.NewServer(s)
 		defer ts.Close()
 		c := newClient(t, ts.URL)
