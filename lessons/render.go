@@ -8,7 +8,6 @@ import (
 
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/yuin/goldmark"
-	highlighting "github.com/yuin/goldmark-highlighting/v2"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
@@ -28,13 +27,7 @@ func newRenderer() *renderer {
 	md := goldmark.New(
 		goldmark.WithExtensions(
 			extension.GFM,
-			highlighting.NewHighlighting(
-				highlighting.WithFormatOptions(
-					chromahtml.WithClasses(true),
-					chromahtml.ClassPrefix("hl-"),
-					chromahtml.WithPreWrapper(focusablePre{}),
-				),
-			),
+			HighlightMarkdown(chromahtml.WithPreWrapper(focusablePre{})),
 		),
 		goldmark.WithParserOptions(
 			parser.WithAutoHeadingID(),

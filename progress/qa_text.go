@@ -3,14 +3,13 @@ package progress
 import (
 	"bytes"
 	"fmt"
+	"learn/lessons"
 	"regexp"
 	"strings"
 	"unicode/utf8"
 
-	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
-	highlighting "github.com/yuin/goldmark-highlighting/v2"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
@@ -46,17 +45,11 @@ type postText struct {
 	policy *bluemonday.Policy
 }
 
-// hlClass matches the highlighter's CSS classes, the only classes a post
-// may carry.
-var hlClass = regexp.MustCompile(`^hl-[a-z0-9]+( hl-[a-z0-9]+)*$`)
-
 func newPostText() *postText {
 	md := goldmark.New(
 		goldmark.WithExtensions(
 			extension.Table, extension.Strikethrough, extension.Linkify,
-			highlighting.NewHighlighting(highlighting.WithFormatOptions(
-				chromahtml.WithClasses(true), chromahtml.ClassPrefix("hl-"),
-			)),
+			lessons.HighlightMarkdown(),
 		),
 		goldmark.WithParserOptions(parser.WithASTTransformers(util.Prioritized(linkRel{}, 500))),
 	)
@@ -67,7 +60,7 @@ func newPostText() *postText {
 	p := bluemonday.NewPolicy()
 	p.AllowElements("p", "br", "strong", "em", "del", "code", "pre", "blockquote", "ul", "ol", "li", "hr",
 		"table", "thead", "tbody", "tr", "th", "td", "span")
-	p.AllowAttrs("class").Matching(hlClass).OnElements("span", "pre", "code")
+	p.AllowAttrs("class").Matching(lessons.HighlightClasses).OnElements("span", "pre", "code")
 	p.AllowAttrs("href").OnElements("a")
 	p.AllowAttrs("rel").Matching(regexp.MustCompile("^" + LinkRel + "$")).OnElements("a")
 	p.AllowAttrs("align").Matching(regexp.MustCompile(`^(left|right|center)$`)).OnElements("th", "td")

@@ -1,15 +1,11 @@
 package web
 
 import (
-	"bytes"
 	"fmt"
 	"html/template"
 	"net/http"
 
-	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
-
+	"learn/lessons"
 	"learn/progress"
 )
 
@@ -70,27 +66,11 @@ func (s *Server) classLearner(w http.ResponseWriter, r *http.Request) error {
 			Mode: ex.Latest.Mode, LastPassed: ex.Latest.Passed, Verdicts: ex.Verdicts}
 		if row.Tried {
 			row.When = ex.Latest.At.In(d.Zone).Format("2 Jan 15:04")
-			if row.Code, err = highlightPython(ex.Latest.Code); err != nil {
+			if row.Code, err = lessons.HighlightPython(ex.Latest.Code); err != nil {
 				return err
 			}
 		}
 		v.Exercises = append(v.Exercises, row)
 	}
 	return render(w, r, learnerPage(v))
-}
-
-// highlightPython draws code with the CSS classes of the lessons'
-// highlighter (lessons.HighlightCSS), escaped by chroma.
-func highlightPython(code string) (template.HTML, error) {
-	lexer := lexers.Get("python")
-	it, err := lexer.Tokenise(nil, code)
-	if err != nil {
-		return "", fmt.Errorf("web: highlight code: %w", err)
-	}
-	var b bytes.Buffer
-	f := chromahtml.New(chromahtml.WithClasses(true), chromahtml.ClassPrefix("hl-"), chromahtml.TabWidth(4))
-	if err := f.Format(&b, styles.Get("github"), it); err != nil {
-		return "", fmt.Errorf("web: highlight code: %w", err)
-	}
-	return template.HTML(b.String()), nil
 }

@@ -90,14 +90,23 @@ func exerciseResult(res grading.Result, awarded int, calls []sandbox.MCPCall) *E
 	return out
 }
 
-// exerciseView builds the panel for an exercise with the code to show.
+// exerciseView builds the panel for an exercise of a lesson being served,
+// with the code to show.
 func (s *Server) exerciseView(lesson *lessons.Lesson, ex *lessons.Exercise, code string) *ExerciseView {
+	plan, _ := s.app.Plan(ex.ID)
+	return newExerciseView(ex, plan, code, "/lessons/"+lesson.Slug+"/exercises/"+ex.ID)
+}
+
+// newExerciseView builds an exercise's panel, on a lesson page or in the
+// guide: plan is its grading plan (nil when there is none), code what the
+// editor shows, action where the form posts.
+func newExerciseView(ex *lessons.Exercise, plan *grading.Plan, code, action string) *ExerciseView {
 	v := &ExerciseView{
 		ID: ex.ID, Title: ex.Title, PromptHTML: ex.PromptHTML, Samples: ex.Samples, HiddenCount: len(ex.Hidden),
-		XP: ex.XPValue(), Code: code, Action: "/lessons/" + lesson.Slug + "/exercises/" + ex.ID,
+		XP: ex.XPValue(), Code: code, Action: action,
 	}
 	if ex.MCP != nil {
-		if plan, ok := s.app.Plan(ex.ID); ok {
+		if plan != nil {
 			v.MCPCalls = mcpCallViews(plan.MCPCalls(grading.Run))
 		}
 		v.HiddenCount = ex.MCP.HiddenCount()

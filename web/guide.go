@@ -92,7 +92,8 @@ func newGuide() (*guide, error) {
 			}
 			ex := GuideExample{ID: "example-" + l.Slug, Title: l.Title, About: about, File: l.File, Source: w.Source}
 			if w.Exercise != nil {
-				ex.Live = BodyPart{Exercise: guideExerciseView(book, w.Exercise)}
+				plan, _ := book.Plan(w.Exercise.ID)
+				ex.Live = BodyPart{Exercise: newExerciseView(w.Exercise, plan, w.Exercise.Starter, "/guide")}
 			} else {
 				var draw quiz.Draw
 				if q, ok := w.Value.(*quiz.Quiz); ok {
@@ -107,21 +108,6 @@ func newGuide() (*guide, error) {
 		}
 	}
 	return &guide{view: v}, nil
-}
-
-// guideExerciseView draws an example exercise with its starter code.
-func guideExerciseView(book *grading.Book, ex *lessons.Exercise) *ExerciseView {
-	v := &ExerciseView{
-		ID: ex.ID, Title: ex.Title, PromptHTML: ex.PromptHTML, Samples: ex.Samples, HiddenCount: len(ex.Hidden),
-		XP: ex.XPValue(), Code: ex.Starter, Action: "/guide",
-	}
-	if ex.MCP != nil {
-		if plan, ok := book.Plan(ex.ID); ok {
-			v.MCPCalls = mcpCallViews(plan.MCPCalls(grading.Run))
-		}
-		v.HiddenCount = ex.MCP.HiddenCount()
-	}
-	return v
 }
 
 // guideShow renders the authoring guide.

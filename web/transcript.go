@@ -2,9 +2,11 @@ package web
 
 import (
 	"encoding/json"
+	"html/template"
 	"strconv"
 	"strings"
 
+	"learn/lessons"
 	"learn/sandbox"
 )
 
@@ -30,7 +32,8 @@ type TranscriptEntry struct {
 	// read, unescaped; Reading then says only what kind of answer it is
 	// (and any note after the text, in ReadingNote).
 	ModelText, ReadingNote string
-	Tokens                 []JSONToken
+	// JSON is the message, highlighted (lessons.HighlightJSONSpans).
+	JSON template.HTML
 }
 
 // Exchange is one request and its response, drawn as one row that
@@ -71,66 +74,6 @@ func (e TranscriptEntry) Arrow() string {
 	return "server → client"
 }
 
-// JSONToken is a piece of highlighted JSON: Class is "" for punctuation and
-// space, else j-key, j-str, j-num or j-lit.
-type JSONToken struct {
-	Class, Text string
-}
-
-// highlightJSON splits indented JSON into tokens. It does not validate:
-// anything it does not recognise is plain text.
-func highlightJSON(s string) []JSONToken {
-	var out []JSONToken
-	plain := func(t string) {
-		if n := len(out); n > 0 && out[n-1].Class == "" {
-			out[n-1].Text += t
-			return
-		}
-		out = append(out, JSONToken{Text: t})
-	}
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == '"':
-			j := i + 1
-			for j < len(s) && s[j] != '"' {
-				if s[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			j = min(j+1, len(s))
-			class := "j-str"
-			k := j
-			for k < len(s) && (s[k] == ' ' || s[k] == '\n') {
-				k++
-			}
-			if k < len(s) && s[k] == ':' {
-				class = "j-key"
-			}
-			out = append(out, JSONToken{Class: class, Text: s[i:j]})
-			i = j
-		case c == '-' || (c >= '0' && c <= '9'):
-			j := i + 1
-			for j < len(s) && strings.IndexByte("0123456789.eE+-", s[j]) >= 0 {
-				j++
-			}
-			out = append(out, JSONToken{Class: "j-num", Text: s[i:j]})
-			i = j
-		case strings.HasPrefix(s[i:], "true") || strings.HasPrefix(s[i:], "null"):
-			out = append(out, JSONToken{Class: "j-lit", Text: s[i : i+4]})
-			i += 4
-		case strings.HasPrefix(s[i:], "false"):
-			out = append(out, JSONToken{Class: "j-lit", Text: s[i : i+5]})
-			i += 5
-		default:
-			plain(string(c))
-			i++
-		}
-	}
-	return out
-}
-
 // modelTextMark is where a reading quotes the text the model would see.
 const modelTextMark = "this text"
 
@@ -159,10 +102,20 @@ func splitReading(reading string) (head, text, note string) {
 	return reading[:i+j+1], text, strings.TrimSpace(rest[len(quoted):])
 }
 
+// jsonHTML highlights a message's JSON; if the highlighter fails, the
+// message is shown as escaped plain text.
+func jsonHTML(s string) template.HTML {
+	h, err := lessons.HighlightJSONSpans(s)
+	if err != nil {
+		return template.HTML(template.HTMLEscapeString(s))
+	}
+	return h
+}
+
 func transcriptEntries(ms []sandbox.MCPMessage) []TranscriptEntry {
 	out := make([]TranscriptEntry, len(ms))
 	for i, m := range ms {
-		e := TranscriptEntry{Call: m.Call, Direction: m.Direction, Kind: m.Kind, Reading: m.Reading, Schema: m.Schema, Tokens: highlightJSON(m.JSON)}
+		e := TranscriptEntry{Call: m.Call, Direction: m.Direction, Kind: m.Kind, Reading: m.Reading, Schema: m.Schema, JSON: jsonHTML(m.JSON)}
 		if head, text, note := splitReading(m.Reading); text != "" {
 			e.Reading, e.ModelText, e.ReadingNote = head, text, note
 		}
