@@ -1,11 +1,13 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 	"mime"
 	"net/http"
+	"unicode/utf8"
 
 	"learn/grading"
 	"learn/sandbox"
@@ -65,17 +67,16 @@ func decodeExerciseRequest(r *http.Request) (apiExerciseRequest, error) {
 		return req, &Error{Status: http.StatusUnsupportedMediaType,
 			Message: `Send the body as JSON with the header "Content-Type: application/json".`}
 	}
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	err := dec.Decode(&req)
+	body, err := io.ReadAll(r.Body)
+	if err == nil && !utf8.Valid(body) {
+		return req, &Error{Status: http.StatusBadRequest, Message: `The body is not valid UTF-8: send the code as UTF-8 text in {"code": "…"}.`}
+	}
 	if err == nil {
-		// One object and nothing after it but white space.
-		if extra := dec.Decode(&struct{}{}); !errors.Is(extra, io.EOF) {
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.DisallowUnknownFields()
+		if err = dec.Decode(&req); err == nil && !errors.Is(dec.Decode(&struct{}{}), io.EOF) {
+			// One object and nothing after it but white space.
 			err = errTrailingData
-			var tooBig *http.MaxBytesError
-			if errors.As(extra, &tooBig) {
-				err = extra
-			}
 		}
 	}
 	if err != nil {
@@ -84,6 +85,9 @@ func decodeExerciseRequest(r *http.Request) (apiExerciseRequest, error) {
 			return req, &Error{Status: http.StatusRequestEntityTooLarge, Message: "The request body is too large; send shorter code."}
 		}
 		return req, &Error{Status: http.StatusBadRequest, Message: `The body must be one JSON object like {"code": "print(42)"}: ` + err.Error()}
+	}
+	if !isText(req.Code) {
+		return req, &Error{Status: http.StatusBadRequest, Message: `The field "code" holds a NUL character (\u0000), which no Python source may contain; remove it and send the code again.`}
 	}
 	return req, nil
 }

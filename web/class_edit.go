@@ -13,9 +13,6 @@ func (s *Server) classSettings(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := parseForm(r); err != nil {
-		return err
-	}
 	var ch progress.ClassChange
 	f := r.PostForm
 	if f.Has("name") {
@@ -47,9 +44,6 @@ func (s *Server) classSettings(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) classAssign(w http.ResponseWriter, r *http.Request) error {
 	id, err := classID(r)
 	if err != nil {
-		return err
-	}
-	if err := parseForm(r); err != nil {
 		return err
 	}
 	a := progress.ActorFrom(r.Context())

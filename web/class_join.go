@@ -40,9 +40,6 @@ func (s *Server) joinShow(w http.ResponseWriter, r *http.Request) error {
 
 // join adds the learner to a class and shows their secret words.
 func (s *Server) join(w http.ResponseWriter, r *http.Request) error {
-	if err := parseForm(r); err != nil {
-		return err
-	}
 	v := JoinView{Page: s.page(r, "Join a class", "classes"), Code: r.PostFormValue("code"), Name: r.PostFormValue("name")}
 	j, err := s.app.Join(r.Context(), progress.ActorFrom(r.Context()), v.Code, v.Name)
 	if err != nil {
@@ -64,9 +61,6 @@ func (s *Server) joinSignInShow(w http.ResponseWriter, r *http.Request) error {
 // joinSignIn makes this browser the learner named, with a freshly signed
 // learner cookie.
 func (s *Server) joinSignIn(w http.ResponseWriter, r *http.Request) error {
-	if err := parseForm(r); err != nil {
-		return err
-	}
 	v := LearnerSignInView{Page: s.page(r, "Continue on this device", "classes"), Code: r.PostFormValue("code"), Name: r.PostFormValue("name")}
 	id, err := s.app.SignInLearner(r.Context(), progress.LearnerSignIn{Code: v.Code, Name: v.Name, Secret: r.PostFormValue("secret"), Address: clientAddress(r)})
 	if err != nil {
@@ -103,9 +97,6 @@ func (s *Server) deleteMeShow(w http.ResponseWriter, r *http.Request) error {
 // deleteMe deletes the learner's data once the form confirms it, and
 // gives this browser a new, empty learner.
 func (s *Server) deleteMe(w http.ResponseWriter, r *http.Request) error {
-	if err := parseForm(r); err != nil {
-		return err
-	}
 	if r.PostFormValue("confirm") != "delete" {
 		v := DeleteMeView{Page: s.page(r, "Delete your data", "classes"), Error: `Type "delete" in the box to confirm; nothing was deleted.`}
 		return renderStatus(w, r, http.StatusUnprocessableEntity, deleteMePage(v))

@@ -96,9 +96,6 @@ func (s *Server) renderClasses(w http.ResponseWriter, r *http.Request, status in
 
 // classCreate makes a class and sends the teacher to its page.
 func (s *Server) classCreate(w http.ResponseWriter, r *http.Request) error {
-	if err := parseForm(r); err != nil {
-		return err
-	}
 	c, err := s.app.CreateClass(r.Context(), progress.ActorFrom(r.Context()), r.PostFormValue("name"), r.PostFormValue("tz"))
 	if err != nil {
 		return withForm(err, func(w http.ResponseWriter, r *http.Request, status int, message string) error {

@@ -81,6 +81,9 @@ func (s *Server) handle(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r, err := s.identify(w, r)
 		if err == nil {
+			err = readInput(r)
+		}
+		if err == nil {
 			err = h(w, r)
 		}
 		if err == nil {

@@ -146,9 +146,6 @@ func (s *Server) exerciseForm(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := parseForm(r); err != nil {
-		return err
-	}
 	mode := grading.ParseMode(r.PostForm.Get("mode"))
 	code := r.PostForm.Get("code")
 	v := s.exerciseView(lesson, ex, code)

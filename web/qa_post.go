@@ -94,9 +94,6 @@ func (s *Server) questionAsk(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return notFoundError(fmt.Sprintf("There is no lesson called %q. The course home lists every lesson.", slug))
 	}
-	if err := parseForm(r); err != nil {
-		return err
-	}
 	in := progress.PostInput{LessonSlug: slug, Part: r.PostFormValue("part"), Body: r.PostFormValue("body"), Address: clientAddress(r)}
 	if c := r.PostFormValue("class"); c != "" {
 		id, err := strconv.ParseInt(c, 10, 64)
@@ -154,9 +151,6 @@ func (s *Server) postAction(act func(r *http.Request, a progress.Actor, id int64
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id, err := postID(r)
 		if err != nil {
-			return err
-		}
-		if err := parseForm(r); err != nil {
 			return err
 		}
 		p, err := act(r, progress.ActorFrom(r.Context()), id)

@@ -71,9 +71,6 @@ func (s *Server) reviewShow(w http.ResponseWriter, r *http.Request) error {
 // reviewAnswer grades one review answer through the core and shows the
 // feedback with the next item.
 func (s *Server) reviewAnswer(w http.ResponseWriter, r *http.Request) error {
-	if err := parseForm(r); err != nil {
-		return err
-	}
 	out, err := s.app.AnswerReview(r.Context(), progress.ActorFrom(r.Context()), progress.ReviewPost{
 		Key: r.PostForm.Get("item"), Version: r.PostForm.Get("version"), Choices: reviewChoices(r.PostForm), TimeZone: r.PostForm.Get("tz"),
 	})

@@ -60,9 +60,6 @@ func (s *Server) signInShow(w http.ResponseWriter, r *http.Request) error {
 // signIn checks the form and opens a new session; the browser's old
 // session token, if any, is revoked first (no session survives a sign-in).
 func (s *Server) signIn(w http.ResponseWriter, r *http.Request) error {
-	if err := parseForm(r); err != nil {
-		return err
-	}
 	req := progress.SignInRequest{Email: r.PostFormValue("email"), Password: r.PostFormValue("password"), Address: clientAddress(r)}
 	if c, err := r.Cookie(sessionCookie); err == nil {
 		req.OldToken = c.Value
@@ -101,9 +98,6 @@ func (s *Server) passwordShow(w http.ResponseWriter, r *http.Request) error {
 // passwordChange stores a new password; every session of the teacher ends
 // and this browser gets a fresh one.
 func (s *Server) passwordChange(w http.ResponseWriter, r *http.Request) error {
-	if err := parseForm(r); err != nil {
-		return err
-	}
 	in, err := s.app.ChangePassword(r.Context(), progress.ActorFrom(r.Context()),
 		r.PostFormValue("current"), r.PostFormValue("password"), clientAddress(r))
 	if err != nil {

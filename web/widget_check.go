@@ -26,9 +26,6 @@ type checkResponse struct {
 // widgetCheck grades a posted widget through the core and answers with the
 // lesson page (a plain form post) or JSON (the in-place script).
 func (s *Server) widgetCheck(w http.ResponseWriter, r *http.Request) error {
-	if err := parseForm(r); err != nil {
-		return err
-	}
 	attempt, _ := strconv.Atoi(r.PostForm.Get("attempt"))
 	tz := r.PostForm.Get("tz")
 	slug, id := r.PathValue("slug"), r.PathValue("id")
