@@ -366,7 +366,7 @@ func (s *Service) SignInLearner(ctx context.Context, in LearnerSignIn) (string, 
 	now := s.now()
 	code := NormalizeJoinCode(in.Code)
 	_, key, _ := cleanName(in.Name, "name")
-	wait, err := s.takeTries(ctx, now, RateCheck{s.rules.secretAddr, in.Address}, RateCheck{s.rules.secretName, code + "\x00" + key})
+	wait, err := s.takeTries(ctx, now, RateCheck{s.rules.secretAddr, addressKey(in.Address)}, RateCheck{s.rules.secretName, code + "\x00" + key})
 	if err != nil {
 		return "", err
 	}

@@ -3,6 +3,7 @@ package progress
 import (
 	"context"
 	"fmt"
+	"net/netip"
 	"time"
 )
 
@@ -112,13 +113,33 @@ func (s *Service) takeTries(ctx context.Context, now time.Time, checks ...RateCh
 }
 
 // limitKey is whom a request counts against as one learner: the learner
-// when their cookie is known, else the client's address, so that dropping
-// the cookie gains nothing.
+// when their cookie is known, else the client's network (addressKey), so
+// that dropping the cookie gains nothing.
 func limitKey(a Actor, address string) string {
 	if a.Known {
 		return "learner:" + a.ID
 	}
-	return "anon:" + address
+	return "anon:" + addressKey(address)
+}
+
+// addressKey is the network a client address counts as for the
+// per-address limits: an IPv4 address itself, an IPv6 address its /64,
+// since one host commonly holds a whole /64 and could rotate through it.
+// Anything that does not parse as an address counts as itself.
+func addressKey(address string) string {
+	ip, err := netip.ParseAddr(address)
+	if err != nil {
+		return address
+	}
+	ip = ip.Unmap()
+	if ip.Is4() {
+		return ip.String()
+	}
+	p, err := ip.Prefix(64)
+	if err != nil {
+		return address
+	}
+	return p.String()
 }
 
 // refusal is a spent limit's message, given the limit a minute and the
@@ -147,7 +168,7 @@ func (s *Service) takeLimited(ctx context.Context, checks []RateCheck, messages 
 // either limit; a failure of the limiter's database.
 func (s *Service) TakeRunTry(ctx context.Context, a Actor, address string) error {
 	return s.takeLimited(ctx,
-		[]RateCheck{{s.rules.runLearner, limitKey(a, address)}, {s.rules.runAddr, address}},
+		[]RateCheck{{s.rules.runLearner, limitKey(a, address)}, {s.rules.runAddr, addressKey(address)}},
 		[]refusal{
 			func(n int, wait string) string {
 				return fmt.Sprintf("You are running code faster than %d times a minute. Wait %s, then run again.", n, wait)
@@ -165,7 +186,7 @@ func (s *Service) TakeRunTry(ctx context.Context, a Actor, address string) error
 // Errors: as TakeRunTry's.
 func (s *Service) TakeAnswerTry(ctx context.Context, a Actor, address string) error {
 	return s.takeLimited(ctx,
-		[]RateCheck{{s.rules.answerLearner, limitKey(a, address)}, {s.rules.answerAddr, address}},
+		[]RateCheck{{s.rules.answerLearner, limitKey(a, address)}, {s.rules.answerAddr, addressKey(address)}},
 		[]refusal{
 			func(n int, wait string) string {
 				return fmt.Sprintf("You are sending answers faster than %d a minute. Wait %s, then check again.", n, wait)

@@ -154,7 +154,7 @@ type PostInput struct {
 
 // takePost spends one post of a's and of the address's allowance.
 func (s *Service) takePost(ctx context.Context, a Actor, address string) error {
-	wait, err := s.takeTries(ctx, s.now(), RateCheck{s.rules.postLearner, a.ID}, RateCheck{s.rules.postAddr, address})
+	wait, err := s.takeTries(ctx, s.now(), RateCheck{s.rules.postLearner, a.ID}, RateCheck{s.rules.postAddr, addressKey(address)})
 	if err != nil {
 		return err
 	}

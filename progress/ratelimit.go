@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 )
@@ -123,19 +124,26 @@ func RateKey(rule Rule, key string) string {
 
 // MemoryLimiter is a RateLimiter in this process's memory, for a server
 // that owns its database alone. Its table is bounded: when full, keys whose
-// bucket is full again are dropped, and if none is, it starts over, which
-// can only let a caller in sooner, never lock anyone out.
+// bucket is full again are dropped, and if that frees too little, the keys
+// nearest to a full bucket (the oldest times) go, a tenth of the table at
+// once. Dropping a key can only let its caller in sooner; the keys most
+// spent, such as a name someone is guessing, are kept longest, so filling
+// the table with fresh keys frees nobody's spent limit.
 type MemoryLimiter struct {
 	mu  sync.Mutex
 	tat map[string]int64
+	max int
 }
 
 // memoryLimiterMax bounds a MemoryLimiter's table.
 const memoryLimiterMax = 100_000
 
 // NewMemoryLimiter returns an empty MemoryLimiter.
-func NewMemoryLimiter() *MemoryLimiter {
-	return &MemoryLimiter{tat: make(map[string]int64)}
+func NewMemoryLimiter() *MemoryLimiter { return newMemoryLimiter(memoryLimiterMax) }
+
+// newMemoryLimiter returns an empty MemoryLimiter holding at most max keys.
+func newMemoryLimiter(max int) *MemoryLimiter {
+	return &MemoryLimiter{tat: make(map[string]int64), max: max}
 }
 
 // TakeRate implements RateLimiter.
@@ -150,7 +158,7 @@ func (m *MemoryLimiter) TakeRate(_ context.Context, rule Rule, key string, now t
 	if wait > 0 {
 		return wait, nil
 	}
-	if _, ok := m.tat[k]; !ok && len(m.tat) >= memoryLimiterMax {
+	if _, ok := m.tat[k]; !ok && len(m.tat) >= m.max {
 		m.sweep(n)
 	}
 	m.tat[k] = next
@@ -171,13 +179,27 @@ func (m *MemoryLimiter) RefundRate(_ context.Context, rule Rule, key string) err
 	return nil
 }
 
+// sweep makes room in a full table: keys whose bucket is full again first,
+// then the oldest times, down to nine tenths of the bound.
 func (m *MemoryLimiter) sweep(now int64) {
 	for k, tat := range m.tat {
 		if tat <= now {
 			delete(m.tat, k)
 		}
 	}
-	if len(m.tat) >= memoryLimiterMax {
-		clear(m.tat)
+	keep := m.max - max(m.max/10, 1)
+	if len(m.tat) <= keep {
+		return
+	}
+	tats := make([]int64, 0, len(m.tat))
+	for _, tat := range m.tat {
+		tats = append(tats, tat)
+	}
+	slices.Sort(tats)
+	cut := tats[len(tats)-keep-1] // drop every time at or before it
+	for k, tat := range m.tat {
+		if tat <= cut && len(m.tat) > keep {
+			delete(m.tat, k)
+		}
 	}
 }

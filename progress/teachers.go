@@ -144,7 +144,7 @@ func (s *Service) SignIn(ctx context.Context, req SignInRequest) (SignedIn, erro
 	}
 	now := s.now()
 	email := NormalizeEmail(req.Email)
-	wait, err := s.takeTries(ctx, now, RateCheck{s.rules.signInAddr, req.Address}, RateCheck{s.rules.signInAccount, email})
+	wait, err := s.takeTries(ctx, now, RateCheck{s.rules.signInAddr, addressKey(req.Address)}, RateCheck{s.rules.signInAccount, email})
 	if err != nil {
 		return SignedIn{}, err
 	}
