@@ -14,7 +14,7 @@ EMBEDDED_WASM := sandbox/pywasm/python.wasm
 
 FUZZTIME ?= 30s
 # Every fuzz target as package:FuzzName; "make test" runs their seed corpora.
-FUZZ_TARGETS = lessons:FuzzLoad quiz:FuzzDecodeString sandbox:FuzzParseFrames sandbox:FuzzJudgeResponse \
+FUZZ_TARGETS = lessons:FuzzLoad lessons:FuzzCourseFolder quiz:FuzzDecodeString sandbox:FuzzParseFrames sandbox:FuzzJudgeResponse \
 	progress:FuzzCheckWidget web:FuzzExerciseRequest web:FuzzWidgetForm
 
 .PHONY: run test test-replicas build setup assets browser postgresql generate check-generated vet bench-page clean fuzz crash load

@@ -105,12 +105,12 @@ var languagePattern = regexp.MustCompile(`^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$`)
 // and a warning.
 func loadInfo(r *renderer, fsys fs.FS) (Info, []Problem) {
 	info := Info{Title: DefaultTitle, Language: DefaultLanguage}
-	src, err := fs.ReadFile(fsys, InfoFile)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return info, []Problem{warning(InfoFile, 0, "the course has no course.yaml, so it is served as %q: add one with at least \"title: …\" (learn new course writes one)", DefaultTitle)}
-		}
-		return info, []Problem{{File: InfoFile, Message: fmt.Sprintf("cannot read the file: %v", err)}}
+	if _, err := fs.Stat(fsys, InfoFile); errors.Is(err, fs.ErrNotExist) {
+		return info, []Problem{warning(InfoFile, 0, "the course has no course.yaml, so it is served as %q: add one with at least \"title: …\" (learn new course writes one)", DefaultTitle)}
+	}
+	src, p := readCapped(fsys, InfoFile, MaxInfoBytes)
+	if p != nil {
+		return info, []Problem{*p}
 	}
 	var ps []Problem
 	add := func(line, col int, format string, args ...any) {

@@ -48,9 +48,12 @@ func Load(fsys fs.FS) (*Course, error) {
 		if strings.EqualFold(name, "README.md") {
 			continue
 		}
-		src, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			problems = append(problems, Problem{File: name, Message: fmt.Sprintf("cannot read the file: %v", err)})
+		src, p := readCapped(fsys, name, MaxLessonBytes)
+		if p == nil {
+			p = nestingProblem(name, src, 1)
+		}
+		if p != nil {
+			problems = append(problems, *p)
 			continue
 		}
 		l, ps := parseLesson(r, name, src)

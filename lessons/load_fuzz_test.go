@@ -1,7 +1,10 @@
 package lessons
 
 import (
+	"errors"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -43,6 +46,47 @@ func FuzzLoad(f *testing.F) {
 		l := c.Lessons[0]
 		if got, ok := c.Lesson(l.Slug); !ok || got != l {
 			t.Errorf("the loaded lesson %q cannot be found by its slug", l.Slug)
+		}
+	})
+}
+
+// FuzzCourseFolder writes an arbitrary lesson and course.yaml into a real
+// course folder and loads it through OpenFolder, as the server and learn
+// check do: loading may not panic, a lesson it accepts nests no deeper
+// than MaxNesting outside fenced code, and every problem names its file.
+func FuzzCourseFolder(f *testing.F) {
+	f.Add(goodLesson, "title: A course\n")
+	f.Add(goodLesson+strings.Repeat("> ", MaxNesting+1)+"x\n", "title: A course\n")
+	f.Add(goodLesson+"```\n"+strings.Repeat("- ", 50)+"\n```\n", "title: [\n")
+	f.Add("---\n"+strings.Repeat(" ", 40)+"- x\n---\n", "")
+	f.Fuzz(func(t *testing.T, lesson, info string) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "01-fuzz.md"), []byte(lesson), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, InfoFile), []byte(info), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fsys, closer, err := OpenFolder(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer closer.Close()
+		c, err := Load(fsys)
+		if err != nil {
+			var ps Problems
+			if !errors.As(err, &ps) {
+				t.Fatalf("Load failed without problems: %v", err)
+			}
+			for _, p := range ps {
+				if p.File != "01-fuzz.md" && p.File != InfoFile && p.File != "." {
+					t.Errorf("a problem names no file of the course: %+v", p)
+				}
+			}
+			return
+		}
+		if p := nestingProblem("01-fuzz.md", []byte(lesson), 1); p != nil || len(c.Lessons) != 1 {
+			t.Errorf("accepted a lesson over the limits: %v, %d lessons", p, len(c.Lessons))
 		}
 	})
 }

@@ -43,15 +43,48 @@ func FuzzParseFrames(f *testing.F) {
 			t.Fatalf("%d results for %d cases", len(rep.Cases), ncases)
 		}
 		for i, c := range rep.Cases {
-			// Messages quote the guest's traceback as it came; the guest's
-			// Python writes UTF-8, so only forged bytes can make them invalid
-			// (testdata/fuzz keeps such an input).
-			if c.Message == "" || (utf8.Valid(stream) && !utf8.ValidString(c.Message)) {
+			// What the report quotes is text, whatever bytes the guest forged.
+			if c.Message == "" || !utf8.ValidString(c.Message) {
 				t.Errorf("case %d: message %q", i, c.Message)
+			}
+			for _, s := range []string{c.Actual, c.Error, c.Stderr, c.Diff} {
+				if !utf8.ValidString(s) {
+					t.Errorf("case %d: the report quotes invalid UTF-8: %q", i, s)
+				}
 			}
 			if c.Verdict == VerdictPassed && !strings.Contains(string(stream), "42") {
 				t.Errorf("case %d passed without printing the expected output", i)
 			}
 		}
 	})
+}
+
+// TestForgedFrameCutsACharacter declares a frame one byte short, so that it
+// ends inside a two-byte character, in every kind of frame that carries
+// text: the report still quotes only valid UTF-8.
+func TestForgedFrameCutsACharacter(t *testing.T) {
+	for _, kind := range []string{"tb", "err", "out", "syntax"} {
+		t.Run(kind, func(t *testing.T) {
+			idx := 0
+			if kind == "syntax" {
+				idx = -1
+			}
+			payload := "ValueError é"
+			stream := fuzzFrame(0, "start", "") + fmt.Sprintf("\x1e%s %d %s %d\n%s", fuzzNonce, idx, kind, len(payload)-1, payload) +
+				fuzzFrame(0, "end", "error 1 0 1") + string(doneFrame(fuzzNonce))
+			if !utf8.ValidString(stream) {
+				t.Fatal("the stream itself must be valid UTF-8")
+			}
+			tr := parseFrames([]byte(stream), fuzzNonce, 1)
+			l := limits{Timeout: "5 s", Memory: "64 MiB", Output: "64 KiB", OutputCap: 64 << 10}
+			rep := judge([]Case{{Name: "c", Expected: "42"}}, tr, execOutcome{}, CompareTrimmedLines, l)
+			for _, c := range rep.Cases {
+				for _, s := range []string{c.Message, c.Actual, c.Error, c.Stderr, c.Diff} {
+					if !utf8.ValidString(s) {
+						t.Errorf("the report quotes invalid UTF-8: %q", s)
+					}
+				}
+			}
+		})
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
 // The host-guest protocol is described in harness/harness.py. The host
@@ -156,7 +158,24 @@ func (p *frameParser) write(b []byte) {
 func (p *frameParser) finish() transcript {
 	p.parse(true)
 	p.buf = nil
+	// A forged frame's length may cut a character in two; what the report
+	// quotes is text, so every broken sequence becomes U+FFFD.
+	p.tr.Syntax = strings.ToValidUTF8(p.tr.Syntax, "\uFFFD")
+	for i := range p.tr.Cases {
+		c := &p.tr.Cases[i]
+		c.Stdout, c.Stderr, c.Stray = validText(c.Stdout), validText(c.Stderr), validText(c.Stray)
+		c.Traceback = strings.ToValidUTF8(c.Traceback, "\uFFFD")
+	}
 	return p.tr
+}
+
+// validText returns b, or a copy with every invalid UTF-8 sequence
+// replaced by U+FFFD.
+func validText(b []byte) []byte {
+	if utf8.Valid(b) {
+		return b
+	}
+	return bytes.ToValidUTF8(b, []byte("\uFFFD"))
 }
 
 // parse consumes p.buf and returns how many bytes it decided. At the end of

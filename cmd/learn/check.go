@@ -38,10 +38,12 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fsys, name, dir := lessons.BuiltIn(), "built-in course", ""
 	if fs.NArg() == 1 {
 		dir = fs.Arg(0)
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			return fmt.Errorf("check: %s is not a folder: give the folder that holds the lesson .md files", dir)
+		folder, closer, err := lessons.OpenFolder(dir)
+		if err != nil {
+			return fmt.Errorf("check: %w", err)
 		}
-		fsys, name = os.DirFS(dir), dir
+		defer closer.Close()
+		fsys, name = folder, dir
 	}
 	rep := checkReport{out: stdout, errOut: stderr, name: name, dir: dir, json: *asJSON, strict: *strict}
 	course, err := lessons.Load(fsys)

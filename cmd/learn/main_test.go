@@ -84,7 +84,7 @@ func TestCommands(t *testing.T) {
 			`{"file":"` + filepath.Join(bad, "01-a.md") + `","line":3,"message":"slug \"Not A Slug\" is not valid`, `"severity":"error"}`,
 			`{"file":"` + filepath.Join(bad, "course.yaml") + `","message":"the course has no course.yaml`, `"severity":"warning"}`,
 		}, []string{"problem(s)"}},
-		{"check missing folder", []string{"check", filepath.Join(bad, "nope")}, 1, nil, []string{"is not a folder"}},
+		{"check missing folder", []string{"check", filepath.Join(bad, "nope")}, 1, nil, []string{"does not exist"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"learn/grading"
-	"learn/lessons"
 	"learn/sandbox"
 )
 
@@ -98,8 +97,7 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	fsys, name := courseFS(*lessonsDir)
-	course, err := lessons.Load(fsys)
+	course, name, err := loadCourse(*lessonsDir)
 	if err != nil {
 		return fmt.Errorf("load %s:\n%w", name, err)
 	}

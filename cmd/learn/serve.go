@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -88,20 +87,32 @@ func newLogger(w io.Writer, level slog.Level, dev bool) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(w, opts))
 }
 
-// courseFS returns the course folder to serve.
-func courseFS(dir string) (fs.FS, string) {
+// loadCourse loads the course folder dir (through lessons.OpenFolder, so
+// nothing outside it is read), or the built-in course when dir is "". It
+// returns the course and the name to speak of it by.
+func loadCourse(dir string) (*lessons.Course, string, error) {
 	if dir == "" {
-		return lessons.BuiltIn(), "built-in course"
+		c, err := lessons.Load(lessons.BuiltIn())
+		return c, "built-in course", err
 	}
-	return os.DirFS(dir), dir
+	fsys, closer, err := lessons.OpenFolder(dir)
+	if err != nil {
+		return nil, dir, err
+	}
+	defer closer.Close()
+	c, err := lessons.Load(fsys)
+	return c, dir, err
 }
 
 // serve runs the server until ctx is cancelled, then shuts down in reverse
 // order of start. If listening is non-nil it receives the bound address
 // once the server accepts connections (tests use it with port 0).
 func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening chan<- string) error {
-	fsys, courseName := courseFS(cfg.lessons)
-	course, err := lessons.Load(fsys)
+	course, courseName, err := loadCourse(cfg.lessons)
+	var problems lessons.Problems
+	if err != nil && !errors.As(err, &problems) {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("load %s:\n%w\nfix these, then check again with \"learn check %s\"", courseName, err, cfg.lessons)
 	}
@@ -291,7 +302,7 @@ func watchCourse(ctx context.Context, dir string, srv *web.Server, log *slog.Log
 			continue
 		}
 		last = stamp
-		course, err := lessons.Load(os.DirFS(dir))
+		course, _, err := loadCourse(dir)
 		var problems lessons.Problems
 		switch {
 		case errors.As(err, &problems):
