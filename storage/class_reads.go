@@ -1,0 +1,342 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"learn/progress"
+)
+
+// The dashboard's reads: each is one query over the class's members,
+// whatever the class's size, and each walks an index from class_members
+// into the learner's rows (see TestClassQueryPlans).
+
+// query runs one class-wide query and hands every row to scan.
+func (s *DB) query(ctx context.Context, what string, scan func(*sql.Rows) error, q string, args ...any) error {
+	rows, err := s.rows(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("storage: %s: %w", what, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return fmt.Errorf("storage: %s: %w", what, err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("storage: %s: %w", what, err)
+	}
+	return nil
+}
+
+func nested[V any](m map[string]map[string]V, k1 string) map[string]V {
+	inner, ok := m[k1]
+	if !ok {
+		inner = map[string]V{}
+		m[k1] = inner
+	}
+	return inner
+}
+
+// Class-wide queries, kept as constants so the query-plan test checks the
+// very text that runs.
+const (
+	// Each query walks the class's learner ids in order (the IN list) and
+	// each learner's rows by an index that starts with learner_id, grouping
+	// or ordering in that same order, so SQLite sorts nothing.
+	members           = `(SELECT m.learner_id FROM class_members m WHERE m.class_id = ?)`
+	classLessonsQuery = `SELECT p.learner_id, p.lesson_slug, p.opened_at, p.completed_at
+		FROM lesson_progress p WHERE p.learner_id IN ` + members
+	classQuizzesQuery = `SELECT a.learner_id, a.lesson_slug, a.score, a.total, a.passed, a.created_at
+		FROM attempts a WHERE a.learner_id IN ` + members + ` AND a.kind = 'quiz'
+		ORDER BY a.learner_id, a.kind, a.lesson_slug, a.widget_id, a.id`
+	// Widgets passed are kept by a trigger (migration 0009).
+	classWidgetsQuery = `SELECT w.learner_id, w.lesson_slug, count(*)
+		FROM widget_passes w WHERE w.learner_id IN ` + members + ` GROUP BY w.learner_id, w.lesson_slug`
+	classExercisesQuery = `SELECT s.learner_id, s.exercise_id, count(*),
+		min(CASE WHEN s.mode = 'submit' AND s.passed THEN s.created_at END), max(s.created_at)
+		FROM submissions s WHERE s.learner_id IN ` + members + ` GROUP BY s.learner_id, s.exercise_id`
+	classXPQuery = `SELECT x.learner_id, sum(x.amount)
+		FROM xp_awards x WHERE x.learner_id IN ` + members + ` GROUP BY x.learner_id`
+	// Activity times in index order (learner, then time), so nothing is
+	// sorted; the reader keeps one time per ten minutes.
+	classTimesQuery = `SELECT a.learner_id, a.created_at FROM attempts a
+		WHERE a.learner_id IN ` + members + ` ORDER BY a.learner_id, a.created_at`
+	weeklyXPQuery = `SELECT x.learner_id, sum(x.amount)
+		FROM class_members m JOIN xp_awards x ON x.learner_id = m.learner_id AND x.created_at >= ?
+		WHERE m.class_id = ? GROUP BY x.learner_id`
+	// Each member's first try at each widget or quiz is kept by a trigger
+	// (migration 0009). Identical answer sets are counted once (json.Marshal
+	// writes maps with sorted keys, so the same answers are the same text),
+	// except a quiz's, kept per learner because each learner's draw differs.
+	classAnswersQuery = `SELECT f.lesson_slug, f.widget_id, f.kind, CASE WHEN f.kind = 'quiz' THEN f.learner_id ELSE '' END, a.answers, count(*)
+		FROM first_tries f JOIN attempts a ON a.id = f.attempt_id
+		WHERE f.learner_id IN ` + members + `
+		GROUP BY f.lesson_slug, f.widget_id, f.kind, CASE WHEN f.kind = 'quiz' THEN f.learner_id ELSE '' END, a.answers`
+	classSubmitsQuery = `SELECT s.exercise_id, count(DISTINCT s.learner_id),
+		count(DISTINCT CASE WHEN s.passed THEN s.learner_id END), count(*), sum(CASE WHEN s.passed THEN 0 ELSE 1 END)
+		FROM submissions s WHERE s.learner_id IN ` + members + ` AND s.mode = 'submit' GROUP BY s.exercise_id`
+	// Failing cases are kept by a trigger from each failed submission's
+	// report (migration 0009).
+	classFailuresQuery = `SELECT f.exercise_id, f.case_name, f.verdict, count(*)
+		FROM submission_failures f WHERE f.learner_id IN ` + members + `
+		GROUP BY f.exercise_id, f.case_name, f.verdict`
+)
+
+// ClassActivity reads every member's lessons, quizzes, widgets, exercises,
+// XP and activity times in six queries run side by side.
+func (s *DB) ClassActivity(ctx context.Context, classID int64) (progress.ClassActivity, error) {
+	act := progress.ClassActivity{
+		Lessons: map[string]map[string]progress.LessonProgress{}, Quizzes: map[string]map[string]progress.QuizScore{},
+		Exercises: map[string]map[string]progress.ExerciseState{}, WidgetsPassed: map[string]map[string]int{},
+		XP: map[string]int{}, Times: map[string][]time.Time{},
+	}
+	lessons := func() error {
+		return s.query(ctx, "class lessons", func(rows *sql.Rows) error {
+			var id, opened string
+			var completed sql.NullString
+			var p progress.LessonProgress
+			if err := rows.Scan(&id, &p.LessonSlug, &opened, &completed); err != nil {
+				return err
+			}
+			var err error
+			if p.OpenedAt, err = parseTime(opened); err != nil {
+				return err
+			}
+			if p.CompletedAt, err = parseNullTime(completed); err != nil {
+				return err
+			}
+			nested(act.Lessons, id)[p.LessonSlug] = p
+			return nil
+		}, classLessonsQuery, classID)
+	}
+	quizzes := func() error {
+		return s.query(ctx, "class quizzes", func(rows *sql.Rows) error {
+			var id, slug, at string
+			var score, total int
+			var passed bool
+			if err := rows.Scan(&id, &slug, &score, &total, &passed, &at); err != nil {
+				return err
+			}
+			t, err := parseTime(at)
+			if err != nil {
+				return err
+			}
+			m := nested(act.Quizzes, id)
+			q, seen := m[slug]
+			if !seen {
+				q = progress.QuizScore{LessonSlug: slug, First: score}
+			}
+			q.Best, q.Total = max(q.Best, score), max(q.Total, total)
+			q.Attempts++
+			q.Passed = q.Passed || passed
+			q.LastAt = t
+			m[slug] = q
+			return nil
+		}, classQuizzesQuery, classID)
+	}
+	widgets := func() error {
+		return s.query(ctx, "class widgets", func(rows *sql.Rows) error {
+			var id, slug string
+			var passed int
+			if err := rows.Scan(&id, &slug, &passed); err != nil {
+				return err
+			}
+			nested(act.WidgetsPassed, id)[slug] = passed
+			return nil
+		}, classWidgetsQuery, classID)
+	}
+	exercises := func() error {
+		return s.query(ctx, "class exercises", func(rows *sql.Rows) error {
+			var id string
+			var e progress.ExerciseState
+			var solved sql.NullString
+			var last string
+			if err := rows.Scan(&id, &e.ExerciseID, &e.Runs, &solved, &last); err != nil {
+				return err
+			}
+			var err error
+			if e.SolvedAt, err = parseNullTime(solved); err != nil {
+				return err
+			}
+			if e.LastAt, err = parseTime(last); err != nil {
+				return err
+			}
+			nested(act.Exercises, id)[e.ExerciseID] = e
+			return nil
+		}, classExercisesQuery, classID)
+	}
+	xp := func() error {
+		return s.query(ctx, "class xp", func(rows *sql.Rows) error {
+			var id string
+			var xp int
+			if err := rows.Scan(&id, &xp); err != nil {
+				return err
+			}
+			act.XP[id] = xp
+			return nil
+		}, classXPQuery, classID)
+	}
+	times := func() error {
+		// A streak counts days and the roster shows the latest time, so one
+		// time per ten minutes (the first 15 characters of a fixed-width time)
+		// is kept, and the last time of all: hundreds of attempts become a few
+		// dozen times, and only those are parsed.
+		var lastID, lastBucket, pending string
+		flush := func() error {
+			if pending == "" {
+				return nil
+			}
+			t, err := parseTime(pending)
+			if err != nil {
+				return err
+			}
+			act.Times[lastID] = append(act.Times[lastID], t)
+			pending = ""
+			return nil
+		}
+		err := s.query(ctx, "class activity", func(rows *sql.Rows) error {
+			var id, at string
+			if err := rows.Scan(&id, &at); err != nil {
+				return err
+			}
+			if id != lastID || len(at) < 15 || at[:15] != lastBucket {
+				if err := flush(); err != nil {
+					return err
+				}
+				lastID = id
+				if len(at) >= 15 {
+					lastBucket = at[:15]
+				}
+			}
+			pending = at
+			return nil
+		}, classTimesQuery, classID)
+		if err == nil {
+			err = flush()
+		}
+		if err != nil {
+			return fmt.Errorf("storage: class activity: %w", err)
+		}
+		return nil
+	}
+	// Each read fills its own map, on its own connection.
+	if err := parallel(lessons, quizzes, widgets, exercises, xp, times); err != nil {
+		return act, err
+	}
+	for _, ts := range act.Times {
+		slices.SortFunc(ts, time.Time.Compare)
+	}
+	return act, nil
+}
+
+// parallel runs fns at once and returns their errors joined.
+func parallel(fns ...func() error) error {
+	errs := make([]error, len(fns))
+	var wg sync.WaitGroup
+	for i, fn := range fns {
+		wg.Go(func() { errs[i] = fn() })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// WeeklyXP sums each member's XP since since.
+func (s *DB) WeeklyXP(ctx context.Context, classID int64, since time.Time) (map[string]int, error) {
+	out := map[string]int{}
+	err := s.query(ctx, "weekly xp", func(rows *sql.Rows) error {
+		var id string
+		var xp int
+		if err := rows.Scan(&id, &xp); err != nil {
+			return err
+		}
+		out[id] = xp
+		return nil
+	}, weeklyXPQuery, s.t(since), classID)
+	return out, err
+}
+
+// ClassFirstTries counts members' first-try answer sets per widget.
+func (s *DB) ClassFirstTries(ctx context.Context, classID int64) (progress.FirstTries, error) {
+	var ft progress.FirstTries
+	err := s.query(ctx, "class first tries", func(rows *sql.Rows) error {
+		var a progress.AnswerSet
+		if err := rows.Scan(&a.LessonSlug, &a.WidgetID, &a.Kind, &a.LearnerID, &a.Answers, &a.Count); err != nil {
+			return err
+		}
+		ft.Answers = append(ft.Answers, a)
+		return nil
+	}, classAnswersQuery, classID)
+	return ft, err
+}
+
+// ClassExerciseStats counts members' submissions and failing cases per
+// exercise.
+func (s *DB) ClassExerciseStats(ctx context.Context, classID int64) ([]progress.ExerciseStat, []progress.CaseFailure, error) {
+	var stats []progress.ExerciseStat
+	err := s.query(ctx, "class exercise stats", func(rows *sql.Rows) error {
+		var st progress.ExerciseStat
+		if err := rows.Scan(&st.ExerciseID, &st.Learners, &st.Solvers, &st.Submits, &st.Failed); err != nil {
+			return err
+		}
+		stats = append(stats, st)
+		return nil
+	}, classSubmitsQuery, classID)
+	if err != nil {
+		return nil, nil, err
+	}
+	var fails []progress.CaseFailure
+	err = s.query(ctx, "class case failures", func(rows *sql.Rows) error {
+		var f progress.CaseFailure
+		if err := rows.Scan(&f.ExerciseID, &f.Case, &f.Verdict, &f.Count); err != nil {
+			return err
+		}
+		fails = append(fails, f)
+		return nil
+	}, classFailuresQuery, classID)
+	return stats, fails, err
+}
+
+// LearnerAttempts returns the learner's widget, quiz and review attempts,
+// oldest first.
+func (s *DB) LearnerAttempts(ctx context.Context, learnerID string) ([]progress.Attempt, error) {
+	var out []progress.Attempt
+	err := s.query(ctx, "learner attempts", func(rows *sql.Rows) error {
+		a := progress.Attempt{LearnerID: learnerID}
+		var at string
+		if err := rows.Scan(&a.LessonSlug, &a.WidgetID, &a.Kind, &a.Score, &a.Total, &a.Passed, &a.Answers, &at); err != nil {
+			return err
+		}
+		var err error
+		a.At, err = parseTime(at)
+		out = append(out, a)
+		return err
+	}, `SELECT lesson_slug, widget_id, kind, score, total, passed, answers, created_at FROM attempts
+		WHERE learner_id = ? AND kind <> 'exercise' ORDER BY created_at, id`, learnerID)
+	return out, err
+}
+
+// LatestSubmissions returns the learner's latest run or submission of
+// each exercise.
+func (s *DB) LatestSubmissions(ctx context.Context, learnerID string) (map[string]progress.Submission, error) {
+	out := map[string]progress.Submission{}
+	err := s.query(ctx, "latest submissions", func(rows *sql.Rows) error {
+		sub := progress.Submission{LearnerID: learnerID}
+		var at string
+		if err := rows.Scan(&sub.ExerciseID, &sub.Mode, &sub.Code, &sub.Passed, &sub.Report, &at); err != nil {
+			return err
+		}
+		var err error
+		sub.At, err = parseTime(at)
+		out[sub.ExerciseID] = sub
+		return err
+	}, `SELECT s.exercise_id, s.mode, s.code, s.passed, s.report, s.created_at FROM submissions s
+		WHERE s.learner_id = ? AND s.id = (SELECT max(t.id) FROM submissions t
+			WHERE t.learner_id = s.learner_id AND t.exercise_id = s.exercise_id)`, learnerID)
+	return out, err
+}
