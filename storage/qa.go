@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 	"time"
@@ -26,26 +25,12 @@ const postColumns = `p.id, p.lesson_slug, coalesce(p.class_id, 0), coalesce(p.qu
 	(SELECT count(*) FROM qa_helpful h WHERE h.post_id = p.id),
 	(SELECT count(*) FROM qa_reports r WHERE r.post_id = p.id AND r.resolved_at IS NULL)`
 
-func scanPost(row interface{ Scan(...any) error }, extra ...any) (progress.Post, error) {
+func scanPost(row scanner, extra ...any) (progress.Post, error) {
 	var p progress.Post
-	var created string
-	var edited, hidden, deleted sql.NullString
 	dest := []any{&p.ID, &p.LessonSlug, &p.ClassID, &p.QuestionID, &p.AuthorID, &p.AuthorName, &p.TeacherID, &p.Part,
-		&p.Body, &p.HTML, &p.AcceptedID, &created, &edited, &hidden, &p.HiddenReason, &deleted, &p.Helpful, &p.Reports}
-	if err := row.Scan(append(dest, extra...)...); err != nil {
-		return p, err
-	}
-	var err error
-	if p.CreatedAt, err = parseTime(created); err != nil {
-		return p, err
-	}
-	if p.EditedAt, err = parseNullTime(edited); err != nil {
-		return p, err
-	}
-	if p.HiddenAt, err = parseNullTime(hidden); err != nil {
-		return p, err
-	}
-	p.DeletedAt, err = parseNullTime(deleted)
+		&p.Body, &p.HTML, &p.AcceptedID, at(&p.CreatedAt), at(&p.EditedAt), at(&p.HiddenAt), &p.HiddenReason, at(&p.DeletedAt),
+		&p.Helpful, &p.Reports}
+	err := row.Scan(append(dest, extra...)...)
 	return p, err
 }
 
@@ -85,19 +70,6 @@ func insertNotices(ctx context.Context, tx q, ns []progress.Notice) error {
 func (s *DB) FindPost(ctx context.Context, id int64) (progress.Post, error) {
 	p, err := scanPost(s.row(ctx, "SELECT "+postColumns+" FROM qa_posts p WHERE p.id = ?", id))
 	return p, notFoundOr(err, "storage: find post %d", id)
-}
-
-// changed turns "no row changed" into ErrNotFound.
-func changed(res sql.Result, err error, format string, args ...any) error {
-	if err != nil {
-		return fmt.Errorf(format+": %w", append(args, err)...)
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return fmt.Errorf(format+": %w", append(args, err)...)
-	} else if n == 0 {
-		return fmt.Errorf(format+": %w", append(args, ErrNotFound)...)
-	}
-	return nil
 }
 
 // EditPost replaces a post's text.
@@ -183,33 +155,18 @@ func (s *DB) LessonPosts(ctx context.Context, q progress.PostQuery) ([]progress.
 	if len(scope) == 0 {
 		return nil, nil
 	}
-	st, err := s.prepared(ctx, "SELECT "+postColumns+`,
+	var out []progress.Post
+	return out, s.preparedEach(ctx, "lesson posts", func(sc scanner) error {
+		var marked, reported bool
+		p, err := scanPost(sc, &marked, &reported)
+		p.MarkedHelpful, p.Reported = marked, reported
+		out = append(out, p)
+		return err
+	}, "SELECT "+postColumns+`,
 		EXISTS (SELECT 1 FROM qa_helpful h WHERE h.post_id = p.id AND h.learner_id = ?),
 		EXISTS (SELECT 1 FROM qa_reports r WHERE r.post_id = p.id AND r.learner_id = ? AND r.resolved_at IS NULL)
 		FROM qa_posts p WHERE p.lesson_slug = ? AND (`+strings.Join(scope, " OR ")+`)
-		ORDER BY p.created_at, p.id`)
-	if err != nil {
-		return nil, fmt.Errorf("storage: lesson posts: %w", err)
-	}
-	rows, err := st.QueryContext(ctx, args...)
-	if err != nil {
-		return nil, fmt.Errorf("storage: lesson posts: %w", err)
-	}
-	defer rows.Close()
-	var out []progress.Post
-	for rows.Next() {
-		var marked, reported bool
-		p, err := scanPost(rows, &marked, &reported)
-		if err != nil {
-			return nil, fmt.Errorf("storage: lesson posts: %w", err)
-		}
-		p.MarkedHelpful, p.Reported = marked, reported
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("storage: lesson posts: %w", err)
-	}
-	return out, nil
+		ORDER BY p.created_at, p.id`, args...)
 }
 
 // scopeClause selects a class's posts, or the public ones for class 0.
@@ -217,93 +174,46 @@ const scopeClause = "((? = 0 AND p.class_id IS NULL) OR p.class_id = ?)"
 
 // UnansweredQuestions lists a scope's open questions with no live answer.
 func (s *DB) UnansweredQuestions(ctx context.Context, classID int64, limit int) ([]progress.Post, error) {
-	rows, err := s.rows(ctx, "SELECT "+postColumns+" FROM qa_posts p WHERE "+scopeClause+`
+	var out []progress.Post
+	return out, s.each(ctx, "unanswered questions", func(sc scanner) error {
+		p, err := scanPost(sc)
+		out = append(out, p)
+		return err
+	}, "SELECT "+postColumns+" FROM qa_posts p WHERE "+scopeClause+`
 		AND p.question_id IS NULL AND p.hidden_at IS NULL AND p.deleted_at IS NULL
 		AND NOT EXISTS (SELECT 1 FROM qa_posts a WHERE a.question_id = p.id AND a.hidden_at IS NULL AND a.deleted_at IS NULL)
 		ORDER BY p.created_at DESC, p.id DESC LIMIT ?`, classID, classID, limit)
-	if err != nil {
-		return nil, fmt.Errorf("storage: unanswered questions: %w", err)
-	}
-	return collectPosts(rows, "storage: unanswered questions")
 }
 
 // ReportedPosts lists a scope's posts with open reports.
 func (s *DB) ReportedPosts(ctx context.Context, classID int64, limit int) ([]progress.Post, error) {
-	rows, err := s.rows(ctx, "SELECT "+postColumns+`,
+	var out []progress.Post
+	return out, s.each(ctx, "reported posts", func(sc scanner) error {
+		var reason string
+		var last time.Time
+		p, err := scanPost(sc, &reason, at(&last))
+		p.ReportReason, p.ReportedAt = reason, last
+		out = append(out, p)
+		return err
+	}, "SELECT "+postColumns+`,
 		(SELECT r.reason FROM qa_reports r WHERE r.post_id = p.id AND r.resolved_at IS NULL ORDER BY r.reported_at DESC LIMIT 1),
 		(SELECT max(r.reported_at) FROM qa_reports r WHERE r.post_id = p.id AND r.resolved_at IS NULL) AS last_report
 		FROM qa_posts p WHERE `+scopeClause+`
 		AND EXISTS (SELECT 1 FROM qa_reports r WHERE r.post_id = p.id AND r.resolved_at IS NULL)
 		ORDER BY last_report DESC, p.id DESC LIMIT ?`, classID, classID, limit)
-	if err != nil {
-		return nil, fmt.Errorf("storage: reported posts: %w", err)
-	}
-	defer rows.Close()
-	var out []progress.Post
-	for rows.Next() {
-		var last, reason string
-		p, err := scanPost(rows, &reason, &last)
-		if err == nil {
-			p.ReportReason = reason
-			p.ReportedAt, err = parseTime(last)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("storage: reported posts: %w", err)
-		}
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("storage: reported posts: %w", err)
-	}
-	return out, nil
-}
-
-// collectPosts reads post rows.
-func collectPosts(rows *sql.Rows, what string) ([]progress.Post, error) {
-	defer rows.Close()
-	var out []progress.Post
-	for rows.Next() {
-		p, err := scanPost(rows)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
-		}
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	return out, nil
 }
 
 // Notices returns a learner's latest notices with their lessons.
 func (s *DB) Notices(ctx context.Context, learnerID string, limit int) ([]progress.Notice, error) {
-	rows, err := s.rows(ctx, `SELECT n.id, n.learner_id, n.kind, n.question_id, n.post_id, n.actor_name, n.created_at, n.read_at, q.lesson_slug
+	var out []progress.Notice
+	return out, s.each(ctx, "notices", func(sc scanner) error {
+		var n progress.Notice
+		err := sc.Scan(&n.ID, &n.LearnerID, &n.Kind, &n.QuestionID, &n.PostID, &n.ActorName, at(&n.CreatedAt), at(&n.ReadAt), &n.LessonSlug)
+		out = append(out, n)
+		return err
+	}, `SELECT n.id, n.learner_id, n.kind, n.question_id, n.post_id, n.actor_name, n.created_at, n.read_at, q.lesson_slug
 		FROM qa_notices n JOIN qa_posts q ON q.id = n.question_id
 		WHERE n.learner_id = ? ORDER BY n.created_at DESC, n.id DESC LIMIT ?`, learnerID, limit)
-	if err != nil {
-		return nil, fmt.Errorf("storage: notices: %w", err)
-	}
-	defer rows.Close()
-	var out []progress.Notice
-	for rows.Next() {
-		var n progress.Notice
-		var created string
-		var read sql.NullString
-		if err := rows.Scan(&n.ID, &n.LearnerID, &n.Kind, &n.QuestionID, &n.PostID, &n.ActorName, &created, &read, &n.LessonSlug); err != nil {
-			return nil, fmt.Errorf("storage: notices: %w", err)
-		}
-		if n.CreatedAt, err = parseTime(created); err != nil {
-			return nil, fmt.Errorf("storage: notices: %w", err)
-		}
-		if n.ReadAt, err = parseNullTime(read); err != nil {
-			return nil, fmt.Errorf("storage: notices: %w", err)
-		}
-		out = append(out, n)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("storage: notices: %w", err)
-	}
-	return out, nil
 }
 
 // UnreadNotices counts a learner's unread notices.

@@ -220,7 +220,21 @@ type scanner interface{ Scan(dest ...any) error }
 
 // each runs query and hands every row to scan.
 func (q q) each(ctx context.Context, what string, scan func(scanner) error, query string, args ...any) error {
-	rows, err := q.rows(ctx, query, args...)
+	rows, err := q.c.QueryContext(ctx, q.sql(query), args...)
+	return scanAll(what, rows, q.wrap(err), scan)
+}
+
+// preparedEach is each for a prepared query (see prepared).
+func (s *DB) preparedEach(ctx context.Context, what string, scan func(scanner) error, query string, args ...any) error {
+	st, err := s.prepared(ctx, query)
+	if err != nil {
+		return fmt.Errorf("storage: %s: %w", what, err)
+	}
+	rows, err := st.QueryContext(ctx, args...)
+	return scanAll(what, rows, s.wrap(err), scan)
+}
+
+func scanAll(what string, rows *sql.Rows, err error, scan func(scanner) error) error {
 	if err != nil {
 		return fmt.Errorf("storage: %s: %w", what, err)
 	}
@@ -421,12 +435,29 @@ func parseTime(s string) (time.Time, error) {
 	return t.UTC(), nil
 }
 
-// parseNullTime reads a nullable stored time; NULL is the zero time.
-func parseNullTime(ns sql.NullString) (time.Time, error) {
-	if !ns.Valid {
-		return time.Time{}, nil
+// instant scans a stored instant of either engine into *t; NULL is the
+// zero time.
+type instant struct{ t *time.Time }
+
+// at scans into t.
+func at(t *time.Time) instant { return instant{t} }
+
+// Scan implements sql.Scanner.
+func (i instant) Scan(src any) error {
+	var err error
+	switch v := src.(type) {
+	case nil:
+		*i.t = time.Time{}
+	case int64:
+		*i.t = time.Unix(0, v).UTC()
+	case string:
+		*i.t, err = parseTime(v)
+	case []byte:
+		*i.t, err = parseTime(string(v))
+	default:
+		err = fmt.Errorf("stored time %v is of type %T", src, src)
 	}
-	return parseTime(ns.String)
+	return err
 }
 
 // notFoundOr wraps err with context, or returns nil.
