@@ -27,7 +27,7 @@ func TestPostgres(t *testing.T) {
 		return s
 	}
 	t.Run("Conformance", func(t *testing.T) {
-		storetest.Run(t, func(t *testing.T) progress.Store { return open(t) })
+		storetest.Run(t, func(t *testing.T) storetest.Backend { return open(t) })
 	})
 	t.Run("MigrationsOnceAcrossServers", func(t *testing.T) { testMigrationsOnce(t, c) })
 	t.Run("SecretShared", func(t *testing.T) { testSecretShared(t, c) })

@@ -4,6 +4,7 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -73,7 +74,7 @@ func TestOpenKeepsFilesPrivate(t *testing.T) {
 	})
 	t.Run("a folder that does not exist", func(t *testing.T) {
 		_, err := OpenSQLite(ctx, filepath.Join(t.TempDir(), "missing", "learn.db"))
-		if err == nil || !errorsIs(err, fs.ErrNotExist) {
+		if err == nil || !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("Open in a missing folder = %v, want an error naming it", err)
 		}
 	})

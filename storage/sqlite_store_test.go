@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"learn/progress"
 	"learn/progress/storetest"
 )
 
@@ -23,7 +22,7 @@ func openTemp(t *testing.T) (*DB, string) {
 
 // TestConformance runs the progress.Store suite against SQLite files.
 func TestConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) progress.Store {
+	storetest.Run(t, func(t *testing.T) storetest.Backend {
 		s, _ := openTemp(t)
 		return s
 	})
