@@ -35,6 +35,7 @@ func TestPostgres(t *testing.T) {
 	t.Run("OpenErrors", func(t *testing.T) { testOpenErrors(t, c) })
 	t.Run("WriteVersions", func(t *testing.T) { testWriteVersions(t, c) })
 	t.Run("Import", func(t *testing.T) { testImport(t, open) })
+	t.Run("CatalogueMatchesSQLite", func(t *testing.T) { testCatalogue(t, open) })
 }
 
 // testMigrationsOnce opens one database from several servers at once:
