@@ -36,6 +36,8 @@ func TestPostgres(t *testing.T) {
 	t.Run("WriteVersions", func(t *testing.T) { testWriteVersions(t, c) })
 	t.Run("Import", func(t *testing.T) { testImport(t, open) })
 	t.Run("CatalogueMatchesSQLite", func(t *testing.T) { testCatalogue(t, open) })
+	t.Run("InvalidText", func(t *testing.T) { testInvalidText(t, open(t)) })
+	t.Run("UpgradeRelease", func(t *testing.T) { testUpgradePostgresRelease(t, c.NewDatabase(t)) })
 }
 
 // testMigrationsOnce opens one database from several servers at once:
@@ -214,5 +216,25 @@ func TestRedacted(t *testing.T) {
 		if got := Redacted(tc.in); got != tc.want {
 			t.Errorf("Redacted(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// testInvalidText checks that PostgreSQL's refusal of invalid UTF-8 and
+// NUL bytes is classified (ErrInvalidText), not a bare driver error, and
+// that a unique violation is ErrConflict as on SQLite.
+func testInvalidText(t *testing.T, s *DB) {
+	ctx := context.Background()
+	for _, name := range []string{"bad \xff byte", "nul \x00 byte"} {
+		err := s.SetPublicName(ctx, "l1", name, "key-"+name, time.Now())
+		if !errors.Is(err, ErrInvalidText) {
+			t.Errorf("SetPublicName(%q) = %v, want ErrInvalidText", name, err)
+		}
+	}
+	if _, err := s.CreateTeacher(ctx, progress.Teacher{Email: "a@example.org", Name: "A", PasswordHash: "h", CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.CreateTeacher(ctx, progress.Teacher{Email: "a@example.org", Name: "B", PasswordHash: "h", CreatedAt: time.Now()})
+	if !errors.Is(err, progress.ErrConflict) || errors.Is(err, ErrInvalidText) {
+		t.Errorf("a second teacher with the same e-mail = %v, want ErrConflict", err)
 	}
 }
