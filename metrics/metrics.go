@@ -7,8 +7,8 @@
 // A Metrics holds its own registry, never the library's global one, and is
 // served only on the listener main opens for it (learn serve
 // --metrics-addr). It observes through decorators: Runner wraps the
-// grader, Store (or Learning, its part) wraps the core's store, and the web server calls
-// ObserveRequest and NotServed from its middleware.
+// grader, Store (or Learning, its part) wraps the core's store, and the
+// web server calls ObserveRequest and NotServed from its middleware.
 package metrics
 
 import (

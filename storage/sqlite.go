@@ -29,12 +29,7 @@ var sqliteEngine = engine{
 
 func sqliteClassify(err error) errKind {
 	var e *sqlite.Error
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return errNotFound
-	case !errors.As(err, &e):
-		return errOther
-	case e.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || e.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+	if errors.As(err, &e) && (e.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || e.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY) {
 		return errUnique
 	}
 	return errOther

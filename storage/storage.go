@@ -43,9 +43,9 @@ var ErrNotFound = progress.ErrNotFound
 // ErrConflict is progress.ErrConflict: a write broke a uniqueness rule.
 var ErrConflict = progress.ErrConflict
 
-// ErrInvalidText marks text the database refused to store (PostgreSQL
-// refuses invalid UTF-8 and NUL bytes; SQLite stores them).
-var ErrInvalidText = errors.New("storage: text is not valid UTF-8")
+// ErrInvalidText marks text the database refused to store: PostgreSQL
+// refuses invalid UTF-8 and NUL bytes, which SQLite stores.
+var ErrInvalidText = errors.New("storage: the text is not valid UTF-8 or holds a NUL byte")
 
 // A DB is every part of the core's store; the rate limiter is part of the
 // contract, checked here rather than found at run time.
@@ -63,7 +63,6 @@ const (
 	errUnique           // a unique or primary key refused a row
 	errText             // text the engine cannot store
 	errRetry            // a serialisation failure or deadlock: run the transaction again
-	errNotFound         // no row
 )
 
 // engine is what differs between SQLite and PostgreSQL.
@@ -153,8 +152,8 @@ func numberPlaceholders(query string) string {
 	return b.String()
 }
 
-// wrap classifies err for the core: ErrConflict, ErrNotFound or
-// ErrInvalidText joined to the driver's error.
+// wrap classifies err for the core: ErrConflict or ErrInvalidText joined
+// to the driver's error (no row is ErrNotFound: see row.Scan).
 func (q q) wrap(err error) error {
 	if err == nil {
 		return nil
@@ -164,8 +163,6 @@ func (q q) wrap(err error) error {
 		return fmt.Errorf("%w: %w", ErrConflict, err)
 	case errText:
 		return fmt.Errorf("%w: %w", ErrInvalidText, err)
-	case errNotFound:
-		return fmt.Errorf("%w: %w", ErrNotFound, err)
 	}
 	return err
 }
@@ -303,9 +300,6 @@ func (s *DB) Ping(ctx context.Context) error {
 	}
 	return nil
 }
-
-// Engine names the database's engine: "sqlite" or "postgres".
-func (s *DB) Engine() string { return s.e.name }
 
 // Backup writes a consistent copy of the database to dest (see the
 // engine's backup).

@@ -6,31 +6,23 @@ import (
 	"slices"
 )
 
-// Tables names the tables of the database's data, its migration
-// bookkeeping excluded, for moving them to another backend
-// ("learn migrate-db").
+// The SQLite side of "learn migrate-db": a SQLite database is the Source
+// that Import (postgres_import.go) copies into PostgreSQL.
+
+// Tables names the tables of a SQLite database's data, its migration
+// bookkeeping excluded, for moving them to another backend.
 func (s *DB) Tables(ctx context.Context) ([]string, error) {
 	// The dashboard's derived tables (migration 0009) are left out: the
 	// target rebuilds them from attempts and submissions as it copies them.
-	rows, err := s.rows(ctx, `SELECT name FROM sqlite_master
+	var out []string
+	return out, s.each(ctx, "tables", func(sc scanner) error {
+		var name string
+		err := sc.Scan(&name)
+		out = append(out, name)
+		return err
+	}, `SELECT name FROM sqlite_master
 		WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations'
 		AND name NOT IN ('first_tries', 'submission_failures', 'widget_passes') ORDER BY name`)
-	if err != nil {
-		return nil, fmt.Errorf("storage: tables: %w", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			return nil, fmt.Errorf("storage: tables: %w", err)
-		}
-		out = append(out, name)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("storage: tables: %w", err)
-	}
-	return out, nil
 }
 
 // table returns the name quoted for SQL, or an error when it is not one of
