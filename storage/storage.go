@@ -59,10 +59,10 @@ var (
 type errKind int
 
 const (
-	errOther    errKind = iota
-	errUnique           // a unique or primary key refused a row
-	errText             // text the engine cannot store
-	errRetry            // a serialisation failure or deadlock: run the transaction again
+	errOther  errKind = iota
+	errUnique         // a unique or primary key refused a row
+	errText           // text the engine cannot store
+	errRetry          // a serialisation failure or deadlock: run the transaction again
 )
 
 // engine is what differs between SQLite and PostgreSQL.
