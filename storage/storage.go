@@ -94,8 +94,6 @@ type DB struct {
 	stmts sync.Map // string -> *sql.Stmt
 	// rateTakes counts TakeRate calls, to purge full buckets now and then.
 	rateTakes atomic.Uint64
-	// close is run after the pool is closed (the engine's own resources).
-	close func()
 }
 
 // q runs queries on a pool or a transaction, in the engine's dialect.
@@ -282,11 +280,7 @@ func (s *DB) Close() error {
 		st.(*sql.Stmt).Close()
 		return true
 	})
-	err := s.db.Close()
-	if s.close != nil {
-		s.close()
-	}
-	if err != nil {
+	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("storage: close: %w", err)
 	}
 	return nil
