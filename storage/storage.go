@@ -409,13 +409,9 @@ func (s *DB) tryTx(ctx context.Context, fn func(tx q) error) error {
 // "05.1Z"). Reading accepts any RFC 3339 form.
 const textTime = "2006-01-02T15:04:05.000000000Z07:00"
 
-// parseTime reads a stored instant of either engine, which database/sql
-// hands over as text: RFC 3339 (SQLite) or nanoseconds since the Unix
-// epoch (PostgreSQL). It comes back in UTC.
+// parseTime reads an instant stored as text (SQLite, and the retirement
+// times of secrets): RFC 3339, in UTC.
 func parseTime(s string) (time.Time, error) {
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return time.Unix(0, n).UTC(), nil
-	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("parse stored time %q: %w", s, err)
@@ -423,8 +419,9 @@ func parseTime(s string) (time.Time, error) {
 	return t.UTC(), nil
 }
 
-// instant scans a stored instant of either engine into *t; NULL is the
-// zero time.
+// instant scans a stored instant of either engine into *t: text
+// (SQLite) or nanoseconds since the Unix epoch (PostgreSQL, whose driver
+// hands BIGINT over as int64); NULL is the zero time.
 type instant struct{ t *time.Time }
 
 // at scans into t.
