@@ -179,6 +179,10 @@ func (q q) row(ctx context.Context, query string, args ...any) row {
 	return row{r: q.c.QueryRowContext(ctx, q.sql(query), args...), q: q}
 }
 
+// errNoRow is what row.Scan returns for no row: sql.ErrNoRows and
+// ErrNotFound at once. It is never changed.
+var errNoRow = fmt.Errorf("%w: %w", ErrNotFound, sql.ErrNoRows)
+
 // row is one result row whose Scan classifies errors like exec.
 type row struct {
 	r   *sql.Row
@@ -193,8 +197,8 @@ func (r row) Scan(dest ...any) error {
 		return r.err
 	}
 	err := r.r.Scan(dest...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("%w: %w", ErrNotFound, err)
+	if err == sql.ErrNoRows {
+		return errNoRow
 	}
 	return r.q.wrap(err)
 }
