@@ -7,8 +7,8 @@
 // A Metrics holds its own registry, never the library's global one, and is
 // served only on the listener main opens for it (learn serve
 // --metrics-addr). It observes through decorators: Runner wraps the
-// grader, Store wraps the core's store, and the web server calls
-// ObserveRequest and NotServed from its middleware.
+// grader, Store (or Learning, its part) wraps the core's store, and the
+// web server calls ObserveRequest and NotServed from its middleware.
 package metrics
 
 import (
@@ -208,32 +208,60 @@ func outcome(ctx context.Context, err error) string {
 	return "error"
 }
 
-// Store returns s with every granted award counted by kind.
-func (m *Metrics) Store(s progress.Store) progress.Store { return &countingStore{Store: s, m: m} }
+// Learning returns the learning part of a store with every granted award
+// counted by kind.
+func (m *Metrics) Learning(s progress.LearningStore) progress.LearningStore {
+	return &countingLearning{LearningStore: s, m: m}
+}
 
+// Store returns s with its learning part counted (see Learning); every
+// other part, the rate limiter among them, is s's own.
+func (m *Metrics) Store(s progress.Store) progress.Store {
+	return &countingStore{Store: s, learning: &countingLearning{LearningStore: s, m: m}}
+}
+
+// countingStore is a Store whose award-granting methods go through
+// countingLearning.
 type countingStore struct {
 	progress.Store
-	m *Metrics
+	learning *countingLearning
 }
 
 func (s *countingStore) RecordAttempt(ctx context.Context, a progress.Attempt, fx progress.AttemptEffects) (bool, error) {
-	granted, err := s.Store.RecordAttempt(ctx, a, fx)
+	return s.learning.RecordAttempt(ctx, a, fx)
+}
+
+func (s *countingStore) RecordSubmission(ctx context.Context, sub progress.Submission, award *progress.Award) (bool, error) {
+	return s.learning.RecordSubmission(ctx, sub, award)
+}
+
+func (s *countingStore) AnswerReview(ctx context.Context, a progress.ReviewAnswer) (bool, bool, error) {
+	return s.learning.AnswerReview(ctx, a)
+}
+
+type countingLearning struct {
+	progress.LearningStore
+	m *Metrics
+}
+
+func (s *countingLearning) RecordAttempt(ctx context.Context, a progress.Attempt, fx progress.AttemptEffects) (bool, error) {
+	granted, err := s.LearningStore.RecordAttempt(ctx, a, fx)
 	if granted && fx.Award != nil {
 		s.m.award(a.Kind, fx.Award.Amount)
 	}
 	return granted, err
 }
 
-func (s *countingStore) RecordSubmission(ctx context.Context, sub progress.Submission, award *progress.Award) (bool, error) {
-	granted, err := s.Store.RecordSubmission(ctx, sub, award)
+func (s *countingLearning) RecordSubmission(ctx context.Context, sub progress.Submission, award *progress.Award) (bool, error) {
+	granted, err := s.LearningStore.RecordSubmission(ctx, sub, award)
 	if granted && award != nil {
 		s.m.award("exercise", award.Amount)
 	}
 	return granted, err
 }
 
-func (s *countingStore) AnswerReview(ctx context.Context, a progress.ReviewAnswer) (bool, bool, error) {
-	applied, granted, err := s.Store.AnswerReview(ctx, a)
+func (s *countingLearning) AnswerReview(ctx context.Context, a progress.ReviewAnswer) (bool, bool, error) {
+	applied, granted, err := s.LearningStore.AnswerReview(ctx, a)
 	if granted && a.Award != nil {
 		s.m.award("review", a.Award.Amount)
 	}

@@ -47,6 +47,26 @@ func TestAwardsCountedOnlyWhenGranted(t *testing.T) {
 	}
 }
 
+// TestStoreKeepsRateLimiter checks that the wrapped store's rate limiter is
+// the database's own: a try taken through the wrapper is spent for the
+// store too.
+func TestStoreKeepsRateLimiter(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "learn.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var l progress.RateLimiter = New().Store(st)
+	rule, now := progress.PerMinute("metrics-test", 1, 1), time.Now()
+	if wait, err := l.TakeRate(ctx, rule, "k", now); err != nil || wait != 0 {
+		t.Fatalf("first take through the wrapper: wait %v, %v", wait, err)
+	}
+	if wait, err := st.TakeRate(ctx, rule, "k", now); err != nil || wait <= 0 {
+		t.Errorf("the store itself did not see the wrapper's take: wait %v, %v", wait, err)
+	}
+}
+
 func TestRequestAndGradingLabels(t *testing.T) {
 	m := New()
 	m.ObserveRequest("", "GET", 404, time.Millisecond)

@@ -18,18 +18,56 @@ var ErrNotFound = errors.New("progress: not found")
 // display name within a class.
 var ErrConflict = errors.New("progress: conflict")
 
-// Store is everything the use cases need to remember. Every backend (SQLite
-// in package store, and any later one) implements it and passes the
-// conformance suite in progress/storetest unchanged.
+// Store is everything the use cases need to remember, cut by concern:
+// each use case depends on the parts it uses, and every backend (package
+// storage, on SQLite or PostgreSQL) implements them all and passes the
+// conformance suite in progress/storetest unchanged. The rate limiter is
+// part of the contract, so a decorator of Store that embeds it keeps it.
 //
 // Unless a method says otherwise, errors are wrapped with the backend's
-// context; ErrNotFound (matched with errors.Is) is the only error a caller
-// is expected to handle. Methods are safe for concurrent use. Times are
-// stored to the nanosecond and come back in UTC.
+// context; ErrNotFound and ErrConflict (matched with errors.Is) are the
+// errors a caller is expected to handle. Methods are safe for concurrent
+// use. Times are stored to the nanosecond and come back in UTC.
 type Store interface {
 	// Ping reports whether the backend answers.
 	Ping(ctx context.Context) error
 
+	// LearningStore keeps learners and what they do in lessons.
+	LearningStore
+
+	// ClassroomStore keeps teachers, sessions, classes and their members,
+	// assignments, and reads a class's activity (classroom_store.go).
+	ClassroomStore
+
+	// QAStore keeps questions and answers under lessons (qa_store.go).
+	QAStore
+
+	// RateLimiter counts tries against rate limits in the database, shared
+	// by every server that opens it (ratelimit.go).
+	RateLimiter
+}
+
+// SecretStore keeps the server's secrets (cookie keys) in the database, so
+// that every server sharing it signs and verifies alike, and a restart
+// keeps them.
+type SecretStore interface {
+	// Secret returns the server secret stored under name, creating it with
+	// n random bytes the first time.
+	Secret(ctx context.Context, name string, n int) ([]byte, error)
+	// RotateSecret replaces the secret stored under name with n fresh
+	// random bytes and keeps the one it replaces as the previous secret,
+	// retired at now, in one transaction.
+	RotateSecret(ctx context.Context, name string, n int, now time.Time) error
+	// PreviousSecret returns the secret RotateSecret last replaced under
+	// name and when it was retired; ErrNotFound when name was never
+	// rotated.
+	PreviousSecret(ctx context.Context, name string) ([]byte, time.Time, error)
+}
+
+// LearningStore is the part of Store that keeps learners, their lesson
+// progress, attempts, results to show, exercise submissions, XP and
+// review queue.
+type LearningStore interface {
 	// EnsureLearner creates the learner with this id if it does not exist
 	// yet (time zone "UTC") and returns it.
 	EnsureLearner(ctx context.Context, id string, now time.Time) (Learner, error)
@@ -102,13 +140,6 @@ type Store interface {
 	// still equals a.Before (same reps and due). applied is false, and
 	// nothing is written, when it had moved on: a doubled post.
 	AnswerReview(ctx context.Context, a ReviewAnswer) (applied, granted bool, err error)
-
-	// ClassroomStore keeps teachers, sessions, classes and their members,
-	// assignments, and reads a class's activity (classroom_store.go).
-	ClassroomStore
-
-	// QAStore keeps questions and answers under lessons (qa_store.go).
-	QAStore
 }
 
 // Learner is one user of the course, known by the id in their cookie.

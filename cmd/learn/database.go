@@ -3,27 +3,17 @@ package main
 import (
 	"context"
 	"log/slog"
-	"time"
 
 	"learn/postgres"
 	"learn/progress"
 	"learn/store"
 )
 
-// database is an open backend of progress.Store with what serve and
-// rotate-keys need besides: the cookie keys kept in the database, and
-// closing.
+// database is an open backend: every part of progress.Store, the cookie
+// keys kept in the database (progress.SecretStore), and closing.
 type database interface {
 	progress.Store
-	// Secret returns the named server secret, creating it with n random
-	// bytes the first time.
-	Secret(ctx context.Context, name string, n int) ([]byte, error)
-	// PreviousSecret returns the secret RotateSecret last replaced and when;
-	// ErrNotFound when name was never rotated.
-	PreviousSecret(ctx context.Context, name string) ([]byte, time.Time, error)
-	// RotateSecret replaces the named secret, keeping the old one as the
-	// previous.
-	RotateSecret(ctx context.Context, name string, n int, now time.Time) error
+	progress.SecretStore
 	Close() error
 }
 
@@ -53,9 +43,7 @@ func openDatabase(ctx context.Context, db string, log *slog.Logger) (database, p
 // per limited request.
 func rateLimiter(db string, st database) progress.RateLimiter {
 	if postgres.IsURL(db) {
-		if l, ok := st.(progress.RateLimiter); ok {
-			return l
-		}
+		return st
 	}
 	return nil
 }

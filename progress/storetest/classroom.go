@@ -35,7 +35,7 @@ func member(t *testing.T, s progress.Store, classID int64, learner, name string)
 	}
 }
 
-func testTeachers(t *testing.T, s progress.Store) {
+func testTeachers(t *testing.T, s Backend) {
 	ctx := context.Background()
 	a := teacher(t, s, "a@school.example")
 	if a.ID == 0 || !a.CreatedAt.Equal(t0) {
@@ -70,7 +70,7 @@ func testTeachers(t *testing.T, s progress.Store) {
 	}
 }
 
-func testSessions(t *testing.T, s progress.Store) {
+func testSessions(t *testing.T, s Backend) {
 	ctx := context.Background()
 	a := teacher(t, s, "a@school.example")
 	live := progress.Session{TokenHash: "live", TeacherID: a.ID, CreatedAt: t0, ExpiresAt: t0.Add(time.Hour)}
@@ -112,7 +112,7 @@ func testSessions(t *testing.T, s progress.Store) {
 	}
 }
 
-func testClasses(t *testing.T, s progress.Store) {
+func testClasses(t *testing.T, s Backend) {
 	ctx := context.Background()
 	a := teacher(t, s, "a@school.example")
 	b := teacher(t, s, "b@school.example")
@@ -164,7 +164,7 @@ func testClasses(t *testing.T, s progress.Store) {
 	}
 }
 
-func testJoinCodes(t *testing.T, s progress.Store) {
+func testJoinCodes(t *testing.T, s Backend) {
 	ctx := context.Background()
 	a := teacher(t, s, "a@school.example")
 	c1 := class(t, s, a.ID, "one", "ABCDEF")
@@ -194,7 +194,7 @@ func testJoinCodes(t *testing.T, s progress.Store) {
 	}
 }
 
-func testMembers(t *testing.T, s progress.Store) {
+func testMembers(t *testing.T, s Backend) {
 	ctx := context.Background()
 	a := teacher(t, s, "a@school.example")
 	c := class(t, s, a.ID, "one", "ABCDEF")
@@ -259,7 +259,7 @@ func testMembers(t *testing.T, s progress.Store) {
 	}
 }
 
-func testAssignments(t *testing.T, s progress.Store) {
+func testAssignments(t *testing.T, s Backend) {
 	ctx := context.Background()
 	a := teacher(t, s, "a@school.example")
 	c := class(t, s, a.ID, "one", "ABCDEF")
@@ -291,7 +291,7 @@ func testAssignments(t *testing.T, s progress.Store) {
 	}
 }
 
-func testClassActivity(t *testing.T, s progress.Store) {
+func testClassActivity(t *testing.T, s Backend) {
 	ctx := context.Background()
 	a := teacher(t, s, "a@school.example")
 	c := class(t, s, a.ID, "one", "ABCDEF")
@@ -367,7 +367,7 @@ func testClassActivity(t *testing.T, s progress.Store) {
 	}
 }
 
-func testClassFirstTries(t *testing.T, s progress.Store) {
+func testClassFirstTries(t *testing.T, s Backend) {
 	ctx := context.Background()
 	a := teacher(t, s, "a@school.example")
 	c := class(t, s, a.ID, "one", "ABCDEF")
@@ -413,7 +413,7 @@ func testClassFirstTries(t *testing.T, s progress.Store) {
 	}
 }
 
-func testClassExerciseStats(t *testing.T, s progress.Store) {
+func testClassExerciseStats(t *testing.T, s Backend) {
 	ctx := context.Background()
 	a := teacher(t, s, "a@school.example")
 	c := class(t, s, a.ID, "one", "ABCDEF")
@@ -459,7 +459,7 @@ func testClassExerciseStats(t *testing.T, s progress.Store) {
 	}
 }
 
-func testLearnerAttemptsAndLatest(t *testing.T, s progress.Store) {
+func testLearnerAttemptsAndLatest(t *testing.T, s Backend) {
 	ctx := context.Background()
 	if err := record(s, "l1", "a", "quiz", false, t0.Add(time.Minute), progress.AttemptEffects{}); err != nil {
 		t.Fatal(err)
@@ -483,7 +483,7 @@ func testLearnerAttemptsAndLatest(t *testing.T, s progress.Store) {
 	}
 }
 
-func testDeleteLearner(t *testing.T, s progress.Store) {
+func testDeleteLearner(t *testing.T, s Backend) {
 	ctx := context.Background()
 	a := teacher(t, s, "a@school.example")
 	c := class(t, s, a.ID, "one", "ABCDEF")

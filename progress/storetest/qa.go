@@ -53,7 +53,7 @@ func sameIDs(got []progress.Post, want ...int64) bool {
 	return true
 }
 
-func testPosts(t *testing.T, s progress.Store) {
+func testPosts(t *testing.T, s Backend) {
 	ctx := context.Background()
 	tc := teacher(t, s, "qa@school.example")
 	c := class(t, s, tc.ID, "Room 1", "QAQAQA")
@@ -142,7 +142,7 @@ func testPosts(t *testing.T, s progress.Store) {
 	}
 }
 
-func testPostModeration(t *testing.T, s progress.Store) {
+func testPostModeration(t *testing.T, s Backend) {
 	ctx := context.Background()
 	tc := teacher(t, s, "mod@school.example")
 	c := class(t, s, tc.ID, "Room 2", "MODMOD")
@@ -200,7 +200,7 @@ func testPostModeration(t *testing.T, s progress.Store) {
 	}
 }
 
-func testLessonPostsScopes(t *testing.T, s progress.Store) {
+func testLessonPostsScopes(t *testing.T, s Backend) {
 	ctx := context.Background()
 	tc := teacher(t, s, "scopes@school.example")
 	c1 := class(t, s, tc.ID, "One", "ONEONE")
@@ -244,7 +244,7 @@ func testLessonPostsScopes(t *testing.T, s progress.Store) {
 	}
 }
 
-func testUnansweredQuestions(t *testing.T, s progress.Store) {
+func testUnansweredQuestions(t *testing.T, s Backend) {
 	ctx := context.Background()
 	tc := teacher(t, s, "open@school.example")
 	c := class(t, s, tc.ID, "Open", "OPENOP")
@@ -280,7 +280,7 @@ func testUnansweredQuestions(t *testing.T, s progress.Store) {
 	}
 }
 
-func testNotices(t *testing.T, s progress.Store) {
+func testNotices(t *testing.T, s Backend) {
 	ctx := context.Background()
 	q1 := post(t, s, progress.Post{AuthorID: "asker", AuthorName: "Ann", LessonSlug: "lesson-x"}, nil)
 	q2 := post(t, s, progress.Post{AuthorID: "asker", AuthorName: "Ann", LessonSlug: "lesson-y"}, nil)
@@ -316,7 +316,7 @@ func testNotices(t *testing.T, s progress.Store) {
 	}
 }
 
-func testPublicNames(t *testing.T, s progress.Store) {
+func testPublicNames(t *testing.T, s Backend) {
 	ctx := context.Background()
 	if _, err := s.PublicName(ctx, "x"); !errors.Is(err, progress.ErrNotFound) {
 		t.Errorf("PublicName(none) = %v, want ErrNotFound", err)
@@ -338,7 +338,7 @@ func testPublicNames(t *testing.T, s progress.Store) {
 	}
 }
 
-func testDeleteLearnerTakesPosts(t *testing.T, s progress.Store) {
+func testDeleteLearnerTakesPosts(t *testing.T, s Backend) {
 	ctx := context.Background()
 	q := post(t, s, progress.Post{AuthorID: "gone", AuthorName: "Gone"}, nil)
 	n := &progress.Notice{LearnerID: "gone", Kind: progress.NoticeAnswer, QuestionID: q.ID, ActorName: "B", CreatedAt: t0}

@@ -9,14 +9,10 @@ import (
 	"learn/progress"
 )
 
-// testRateLimits runs the rate-limit suite on the store, which every
-// backend must implement: servers sharing a database count together.
-func testRateLimits(t *testing.T, s progress.Store) {
-	l, ok := s.(progress.RateLimiter)
-	if !ok {
-		t.Fatalf("%T does not implement progress.RateLimiter", s)
-	}
-	RateLimiter(t, func(*testing.T) progress.RateLimiter { return l })
+// testRateLimits runs the rate-limit suite on the store, whose contract
+// includes progress.RateLimiter: servers sharing a database count together.
+func testRateLimits(t *testing.T, s Backend) {
+	RateLimiter(t, func(*testing.T) progress.RateLimiter { return s })
 }
 
 // RateLimiter is the conformance suite of progress.RateLimiter, for the

@@ -1,9 +1,11 @@
-// Package storetest is the conformance suite of progress.Store: every
-// backend runs it unchanged, through the interface only, against a real,
-// empty database of its kind.
+// Package storetest is the conformance suite of progress.Store and
+// progress.SecretStore: every backend runs it unchanged, through the
+// interfaces only, against a real, empty database of its kind. It runs
+// part by part (Learning, Classroom, QA, RateLimits, Secrets), each part
+// being one of the core's store interfaces.
 //
 //	func TestConformance(t *testing.T) {
-//		storetest.Run(t, func(t *testing.T) progress.Store { return openTemp(t) })
+//		storetest.Run(t, func(t *testing.T) storetest.Backend { return openTemp(t) })
 //	}
 package storetest
 
@@ -18,68 +20,93 @@ import (
 	"learn/quiz"
 )
 
-// Open returns a new, empty store for one test; the backend closes it in
+// Backend is every part a database backend implements.
+type Backend interface {
+	progress.Store
+	progress.SecretStore
+}
+
+// Open returns a new, empty backend for one test; the backend closes it in
 // t.Cleanup.
-type Open func(t *testing.T) progress.Store
+type Open func(t *testing.T) Backend
+
+// test is one conformance test of a part.
+type test struct {
+	name string
+	fn   func(t *testing.T, s Backend)
+}
 
 // t0 is a whole second, so that stored instants with and without fractions
 // meet in the same tests.
 var t0 = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
 
-// Run runs every conformance test against stores from open.
+// Run runs every conformance test against backends from open, grouped by
+// the part of the store each checks.
 func Run(t *testing.T, open Open) {
-	tests := []struct {
-		name string
-		fn   func(t *testing.T, s progress.Store)
+	parts := []struct {
+		name  string
+		tests []test
 	}{
-		{"Ping", testPing},
-		{"Learners", testLearners},
-		{"LessonProgress", testLessonProgress},
-		{"AwardOnceUnderConcurrency", testAwardOnceUnderConcurrency},
-		{"AwardRejectsBadAward", testAwardRejectsBadAward},
-		{"EffectsRollBackWithAttempt", testEffectsRollBack},
-		{"QuizScores", testQuizScores},
-		{"ReviewQueue", testReviewQueue},
-		{"ReviewTimesOrderAcrossFractions", testReviewTimeOrder},
-		{"Submissions", testSubmissions},
-		{"ExerciseStates", testExerciseStates},
-		{"LearnersAreApart", testLearnersApart},
-		{"LastAttempts", testLastAttempts},
-		{"ResultsShowOnce", testResultsShowOnce},
-		{"RateLimits", testRateLimits},
-		// The classroom (classroom.go).
-		{"Teachers", testTeachers},
-		{"Sessions", testSessions},
-		{"Classes", testClasses},
-		{"JoinCodes", testJoinCodes},
-		{"Members", testMembers},
-		{"Assignments", testAssignments},
-		{"ClassActivity", testClassActivity},
-		{"ClassFirstTries", testClassFirstTries},
-		{"ClassExerciseStats", testClassExerciseStats},
-		{"LearnerAttemptsAndLatest", testLearnerAttemptsAndLatest},
-		{"DeleteLearner", testDeleteLearner},
-		// Questions and answers (qa.go).
-		{"Posts", testPosts},
-		{"PostModeration", testPostModeration},
-		{"LessonPostsScopes", testLessonPostsScopes},
-		{"UnansweredQuestions", testUnansweredQuestions},
-		{"Notices", testNotices},
-		{"PublicNames", testPublicNames},
-		{"DeleteLearnerTakesPosts", testDeleteLearnerTakesPosts},
+		{"Learning", []test{ // progress.LearningStore
+			{"Ping", testPing},
+			{"Learners", testLearners},
+			{"LessonProgress", testLessonProgress},
+			{"AwardOnceUnderConcurrency", testAwardOnceUnderConcurrency},
+			{"AwardRejectsBadAward", testAwardRejectsBadAward},
+			{"EffectsRollBackWithAttempt", testEffectsRollBack},
+			{"QuizScores", testQuizScores},
+			{"ReviewQueue", testReviewQueue},
+			{"ReviewTimesOrderAcrossFractions", testReviewTimeOrder},
+			{"Submissions", testSubmissions},
+			{"ExerciseStates", testExerciseStates},
+			{"LearnersAreApart", testLearnersApart},
+			{"LastAttempts", testLastAttempts},
+			{"ResultsShowOnce", testResultsShowOnce},
+		}},
+		{"Classroom", []test{ // progress.ClassroomStore (classroom.go)
+			{"Teachers", testTeachers},
+			{"Sessions", testSessions},
+			{"Classes", testClasses},
+			{"JoinCodes", testJoinCodes},
+			{"Members", testMembers},
+			{"Assignments", testAssignments},
+			{"ClassActivity", testClassActivity},
+			{"ClassFirstTries", testClassFirstTries},
+			{"ClassExerciseStats", testClassExerciseStats},
+			{"LearnerAttemptsAndLatest", testLearnerAttemptsAndLatest},
+			{"DeleteLearner", testDeleteLearner},
+		}},
+		{"QA", []test{ // progress.QAStore (qa.go)
+			{"Posts", testPosts},
+			{"PostModeration", testPostModeration},
+			{"LessonPostsScopes", testLessonPostsScopes},
+			{"UnansweredQuestions", testUnansweredQuestions},
+			{"Notices", testNotices},
+			{"PublicNames", testPublicNames},
+			{"DeleteLearnerTakesPosts", testDeleteLearnerTakesPosts},
+		}},
+		{"RateLimits", []test{{"Suite", testRateLimits}}}, // progress.RateLimiter (ratelimits.go)
+		{"Secrets", []test{ // progress.SecretStore (secrets.go)
+			{"Stable", testSecretStable},
+			{"Rotation", testSecretRotation},
+		}},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
+	for _, part := range parts {
+		t.Run(part.name, func(t *testing.T) {
+			for _, tc := range part.tests {
+				t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
+			}
+		})
 	}
 }
 
-func testPing(t *testing.T, s progress.Store) {
+func testPing(t *testing.T, s Backend) {
 	if err := s.Ping(context.Background()); err != nil {
 		t.Fatalf("Ping: %v", err)
 	}
 }
 
-func testLearners(t *testing.T, s progress.Store) {
+func testLearners(t *testing.T, s Backend) {
 	ctx := context.Background()
 	if _, err := s.FindLearner(ctx, "nobody"); !errors.Is(err, progress.ErrNotFound) {
 		t.Errorf("FindLearner(unknown) = %v, want ErrNotFound", err)
@@ -106,7 +133,7 @@ func testLearners(t *testing.T, s progress.Store) {
 	}
 }
 
-func testLessonProgress(t *testing.T, s progress.Store) {
+func testLessonProgress(t *testing.T, s Backend) {
 	ctx := context.Background()
 	if err := s.MarkLessonOpened(ctx, "ghost", "a", t0); err == nil {
 		t.Error("opening a lesson for a learner who does not exist succeeded")
@@ -158,7 +185,7 @@ func record(s progress.Store, learner, slug, kind string, passed bool, at time.T
 	return err
 }
 
-func testAwardOnceUnderConcurrency(t *testing.T, s progress.Store) {
+func testAwardOnceUnderConcurrency(t *testing.T, s Backend) {
 	ctx := context.Background()
 	const posts = 50
 	var wg sync.WaitGroup
@@ -207,7 +234,7 @@ func testAwardOnceUnderConcurrency(t *testing.T, s progress.Store) {
 	}
 }
 
-func testAwardRejectsBadAward(t *testing.T, s progress.Store) {
+func testAwardRejectsBadAward(t *testing.T, s Backend) {
 	for _, a := range []progress.Award{{Key: "", Amount: 5}, {Key: "k", Amount: 0}, {Key: "k", Amount: -3}} {
 		err := record(s, "l1", "a", "classify", true, t0, progress.AttemptEffects{Award: &a})
 		if err == nil {
@@ -220,7 +247,7 @@ func testAwardRejectsBadAward(t *testing.T, s progress.Store) {
 	}
 }
 
-func testEffectsRollBack(t *testing.T, s progress.Store) {
+func testEffectsRollBack(t *testing.T, s Backend) {
 	ctx := context.Background()
 	bad := progress.AttemptEffects{
 		CompleteLesson: true,
@@ -238,7 +265,7 @@ func testEffectsRollBack(t *testing.T, s progress.Store) {
 	}
 }
 
-func testQuizScores(t *testing.T, s progress.Store) {
+func testQuizScores(t *testing.T, s Backend) {
 	ctx := context.Background()
 	scores := []int{3, 6, 4}
 	for i, sc := range scores {
@@ -264,7 +291,7 @@ func card(key string, due time.Time) progress.ReviewCard {
 	return progress.ReviewCard{Key: key, LessonSlug: "a", WidgetID: "w", ItemID: key, Card: c}
 }
 
-func testReviewQueue(t *testing.T, s progress.Store) {
+func testReviewQueue(t *testing.T, s Backend) {
 	ctx := context.Background()
 	err := record(s, "l1", "a", "classify", false, t0,
 		progress.AttemptEffects{Missed: []progress.ReviewCard{card("a/w/1", t0), card("a/w/2", t0.Add(48*time.Hour))}})
@@ -319,7 +346,7 @@ func testReviewQueue(t *testing.T, s progress.Store) {
 
 // testReviewTimeOrder checks that instants compare as times, not as their
 // text: a card due on a whole second is due half a second later.
-func testReviewTimeOrder(t *testing.T, s progress.Store) {
+func testReviewTimeOrder(t *testing.T, s Backend) {
 	ctx := context.Background()
 	if err := record(s, "l1", "a", "classify", false, t0, progress.AttemptEffects{Missed: []progress.ReviewCard{
 		card("whole", t0), card("fraction", t0.Add(100*time.Millisecond))}}); err != nil {
@@ -339,7 +366,7 @@ func testReviewTimeOrder(t *testing.T, s progress.Store) {
 	}
 }
 
-func testSubmissions(t *testing.T, s progress.Store) {
+func testSubmissions(t *testing.T, s Backend) {
 	ctx := context.Background()
 	if codes, err := s.LatestCodes(ctx, "l1"); err != nil || len(codes) != 0 {
 		t.Fatalf("LatestCodes before any submission = %v (%v), want none", codes, err)
@@ -377,7 +404,7 @@ func testSubmissions(t *testing.T, s progress.Store) {
 	}
 }
 
-func testExerciseStates(t *testing.T, s progress.Store) {
+func testExerciseStates(t *testing.T, s Backend) {
 	ctx := context.Background()
 	subs := []progress.Submission{
 		{LearnerID: "l1", ExerciseID: "ex", Mode: "submit", Code: "a", Passed: false, Report: "{}", At: t0},
@@ -404,7 +431,7 @@ func testExerciseStates(t *testing.T, s progress.Store) {
 	}
 }
 
-func testLearnersApart(t *testing.T, s progress.Store) {
+func testLearnersApart(t *testing.T, s Backend) {
 	ctx := context.Background()
 	if err := record(s, "l1", "a", "quiz", true, t0, progress.AttemptEffects{Award: &progress.Award{Key: "quiz:a", Amount: 50, Reason: "Passed"},
 		CompleteLesson: true, Missed: []progress.ReviewCard{card("a/w/1", t0)}}); err != nil {
@@ -434,7 +461,7 @@ func testLearnersApart(t *testing.T, s progress.Store) {
 	}
 }
 
-func testLastAttempts(t *testing.T, s progress.Store) {
+func testLastAttempts(t *testing.T, s Backend) {
 	ctx := context.Background()
 	steps := []progress.Attempt{
 		{LearnerID: "l1", LessonSlug: "a", WidgetID: "w", Kind: "classify", Score: 1, Total: 3, Answers: `{"i1":"c1"}`, At: t0},
@@ -469,7 +496,7 @@ func testLastAttempts(t *testing.T, s progress.Store) {
 	}
 }
 
-func testResultsShowOnce(t *testing.T, s progress.Store) {
+func testResultsShowOnce(t *testing.T, s Backend) {
 	ctx := context.Background()
 	keep := func(learner, lesson, part, body string, expires time.Time) {
 		t.Helper()

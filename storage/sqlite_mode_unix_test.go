@@ -1,9 +1,10 @@
 //go:build unix
 
-package store
+package storage
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -31,7 +32,7 @@ func TestOpenKeepsFilesPrivate(t *testing.T) {
 	}
 	t.Run("a new database", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "learn.db")
-		s, err := Open(ctx, path)
+		s, err := OpenSQLite(ctx, path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +44,7 @@ func TestOpenKeepsFilesPrivate(t *testing.T) {
 	})
 	t.Run("a database made readable by others", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "learn.db")
-		s, err := Open(ctx, path)
+		s, err := OpenSQLite(ctx, path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +65,7 @@ func TestOpenKeepsFilesPrivate(t *testing.T) {
 		if err := os.Remove(path + "-shm"); err != nil {
 			t.Fatal(err)
 		}
-		s, err = Open(ctx, path)
+		s, err = OpenSQLite(ctx, path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,8 +73,8 @@ func TestOpenKeepsFilesPrivate(t *testing.T) {
 		modes(t, path)
 	})
 	t.Run("a folder that does not exist", func(t *testing.T) {
-		_, err := Open(ctx, filepath.Join(t.TempDir(), "missing", "learn.db"))
-		if err == nil || !errorsIs(err, fs.ErrNotExist) {
+		_, err := OpenSQLite(ctx, filepath.Join(t.TempDir(), "missing", "learn.db"))
+		if err == nil || !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("Open in a missing folder = %v, want an error naming it", err)
 		}
 	})

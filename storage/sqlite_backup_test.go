@@ -1,4 +1,4 @@
-package store
+package storage
 
 import (
 	"context"
@@ -73,7 +73,7 @@ func TestBackupWhileWriting(t *testing.T) {
 	if fi.Mode().Perm() != 0o600 {
 		t.Errorf("the copy has mode %v, want -rw-------", fi.Mode().Perm())
 	}
-	cp, err := Open(ctx, dest)
+	cp, err := OpenSQLite(ctx, dest)
 	if err != nil {
 		t.Fatalf("open the copy: %v", err)
 	}

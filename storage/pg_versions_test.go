@@ -1,4 +1,4 @@
-package postgres
+package storage
 
 import (
 	"context"
@@ -15,7 +15,7 @@ func testWriteVersions(t *testing.T, c *pgtest.Cluster) {
 	url := c.NewDatabase(t)
 	var servers []*WriteVersions
 	for range 2 {
-		s, err := Open(ctx, url)
+		s, err := OpenPostgres(ctx, url)
 		if err != nil {
 			t.Fatal(err)
 		}

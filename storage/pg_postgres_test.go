@@ -1,4 +1,4 @@
-package postgres
+package storage
 
 import (
 	"context"
@@ -17,9 +17,9 @@ import (
 // cluster, each on a database of its own.
 func TestPostgres(t *testing.T) {
 	c := pgtest.Start(t)
-	open := func(t *testing.T) *Store {
+	open := func(t *testing.T) *DB {
 		t.Helper()
-		s, err := Open(context.Background(), c.NewDatabase(t))
+		s, err := OpenPostgres(context.Background(), c.NewDatabase(t))
 		if err != nil {
 			t.Fatalf("Open: %v\n%s", err, c.Logs())
 		}
@@ -27,7 +27,7 @@ func TestPostgres(t *testing.T) {
 		return s
 	}
 	t.Run("Conformance", func(t *testing.T) {
-		storetest.Run(t, func(t *testing.T) progress.Store { return open(t) })
+		storetest.Run(t, func(t *testing.T) storetest.Backend { return open(t) })
 	})
 	t.Run("MigrationsOnceAcrossServers", func(t *testing.T) { testMigrationsOnce(t, c) })
 	t.Run("SecretShared", func(t *testing.T) { testSecretShared(t, c) })
@@ -35,6 +35,9 @@ func TestPostgres(t *testing.T) {
 	t.Run("OpenErrors", func(t *testing.T) { testOpenErrors(t, c) })
 	t.Run("WriteVersions", func(t *testing.T) { testWriteVersions(t, c) })
 	t.Run("Import", func(t *testing.T) { testImport(t, open) })
+	t.Run("CatalogueMatchesSQLite", func(t *testing.T) { testCatalogue(t, open) })
+	t.Run("InvalidText", func(t *testing.T) { testInvalidText(t, open(t)) })
+	t.Run("UpgradeRelease", func(t *testing.T) { testUpgradePostgresRelease(t, c.NewDatabase(t)) })
 }
 
 // testMigrationsOnce opens one database from several servers at once:
@@ -43,11 +46,11 @@ func testMigrationsOnce(t *testing.T, c *pgtest.Cluster) {
 	ctx := context.Background()
 	url := c.NewDatabase(t)
 	const servers = 4
-	stores := make([]*Store, servers)
+	stores := make([]*DB, servers)
 	errs := make([]error, servers)
 	var wg sync.WaitGroup
 	for i := range servers {
-		wg.Go(func() { stores[i], errs[i] = Open(ctx, url) })
+		wg.Go(func() { stores[i], errs[i] = OpenPostgres(ctx, url) })
 	}
 	wg.Wait()
 	for i, err := range errs {
@@ -56,24 +59,24 @@ func testMigrationsOnce(t *testing.T, c *pgtest.Cluster) {
 		}
 		defer stores[i].Close()
 	}
-	migrations, err := loadMigrations()
+	migrations, err := loadMigrations("postgres")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var n, distinct int
-	if err := stores[0].pool.QueryRow(ctx, "SELECT count(*), count(DISTINCT version) FROM schema_migrations").Scan(&n, &distinct); err != nil {
+	if err := stores[0].row(ctx, "SELECT count(*), count(DISTINCT version) FROM schema_migrations").Scan(&n, &distinct); err != nil {
 		t.Fatal(err)
 	}
 	if n != len(migrations) || distinct != n {
 		t.Errorf("schema_migrations has %d rows (%d versions), want %d", n, distinct, len(migrations))
 	}
 	// Reopening applies nothing again.
-	s, err := Open(ctx, url)
+	s, err := OpenPostgres(ctx, url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if err := s.pool.QueryRow(ctx, "SELECT count(*) FROM schema_migrations").Scan(&n); err != nil || n != len(migrations) {
+	if err := s.row(ctx, "SELECT count(*) FROM schema_migrations").Scan(&n); err != nil || n != len(migrations) {
 		t.Errorf("after reopening, schema_migrations has %d rows (%v), want %d", n, err, len(migrations))
 	}
 }
@@ -83,12 +86,12 @@ func testMigrationsOnce(t *testing.T, c *pgtest.Cluster) {
 func testSecretShared(t *testing.T, c *pgtest.Cluster) {
 	ctx := context.Background()
 	url := c.NewDatabase(t)
-	a, err := Open(ctx, url)
+	a, err := OpenPostgres(ctx, url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	b, err := Open(ctx, url)
+	b, err := OpenPostgres(ctx, url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,12 +121,12 @@ func testSecretShared(t *testing.T, c *pgtest.Cluster) {
 func testSecretRotation(t *testing.T, c *pgtest.Cluster) {
 	ctx := context.Background()
 	url := c.NewDatabase(t)
-	a, err := Open(ctx, url)
+	a, err := OpenPostgres(ctx, url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	b, err := Open(ctx, url)
+	b, err := OpenPostgres(ctx, url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,16 +164,16 @@ func testOpenErrors(t *testing.T, c *pgtest.Cluster) {
 		name, url, want string
 		secret          string
 	}{
-		{"not a URL", "postgres://a b c:%%", "postgres: open", ""},
+		{"not a URL", "postgres://a b c:%%", "storage: open", ""},
 		{"missing database", c.URL("nosuchdb"), "nosuchdb", ""},
 		{"password not repeated", strings.Replace(c.URL("nosuchdb"), "postgres@", "postgres:hunter2secret@", 1), "nosuchdb", "hunter2secret"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := Open(ctx, tc.url)
+			s, err := OpenPostgres(ctx, tc.url)
 			if err == nil {
 				s.Close()
-				t.Fatalf("Open(%q) succeeded", tc.url)
+				t.Fatalf("OpenPostgres(%q) succeeded", tc.url)
 			}
 			if !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("Open error = %q, want it to mention %q", err, tc.want)
@@ -213,5 +216,25 @@ func TestRedacted(t *testing.T) {
 		if got := Redacted(tc.in); got != tc.want {
 			t.Errorf("Redacted(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// testInvalidText checks that PostgreSQL's refusal of invalid UTF-8 and
+// NUL bytes is classified (ErrInvalidText), not a bare driver error, and
+// that a unique violation is ErrConflict as on SQLite.
+func testInvalidText(t *testing.T, s *DB) {
+	ctx := context.Background()
+	for _, name := range []string{"bad \xff byte", "nul \x00 byte"} {
+		err := s.SetPublicName(ctx, "l1", name, "key-"+name, time.Now())
+		if !errors.Is(err, ErrInvalidText) {
+			t.Errorf("SetPublicName(%q) = %v, want ErrInvalidText", name, err)
+		}
+	}
+	if _, err := s.CreateTeacher(ctx, progress.Teacher{Email: "a@example.org", Name: "A", PasswordHash: "h", CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.CreateTeacher(ctx, progress.Teacher{Email: "a@example.org", Name: "B", PasswordHash: "h", CreatedAt: time.Now()})
+	if !errors.Is(err, progress.ErrConflict) || errors.Is(err, ErrInvalidText) {
+		t.Errorf("a second teacher with the same e-mail = %v, want ErrConflict", err)
 	}
 }

@@ -1,8 +1,7 @@
-package store
+package storage
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"slices"
@@ -15,24 +14,6 @@ import (
 // The dashboard's reads: each is one query over the class's members,
 // whatever the class's size, and each walks an index from class_members
 // into the learner's rows (see TestClassQueryPlans).
-
-// query runs one class-wide query and hands every row to scan.
-func (s *Store) query(ctx context.Context, what string, scan func(*sql.Rows) error, q string, args ...any) error {
-	rows, err := s.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return fmt.Errorf("store: %s: %w", what, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := scan(rows); err != nil {
-			return fmt.Errorf("store: %s: %w", what, err)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("store: %s: %w", what, err)
-	}
-	return nil
-}
 
 func nested[V any](m map[string]map[string]V, k1 string) map[string]V {
 	inner, ok := m[k1]
@@ -59,7 +40,7 @@ const (
 	classWidgetsQuery = `SELECT w.learner_id, w.lesson_slug, count(*)
 		FROM widget_passes w WHERE w.learner_id IN ` + members + ` GROUP BY w.learner_id, w.lesson_slug`
 	classExercisesQuery = `SELECT s.learner_id, s.exercise_id, count(*),
-		min(CASE WHEN s.mode = 'submit' AND s.passed = 1 THEN s.created_at END), max(s.created_at)
+		min(CASE WHEN s.mode = 'submit' AND s.passed THEN s.created_at END), max(s.created_at)
 		FROM submissions s WHERE s.learner_id IN ` + members + ` GROUP BY s.learner_id, s.exercise_id`
 	classXPQuery = `SELECT x.learner_id, sum(x.amount)
 		FROM xp_awards x WHERE x.learner_id IN ` + members + ` GROUP BY x.learner_id`
@@ -79,7 +60,7 @@ const (
 		WHERE f.learner_id IN ` + members + `
 		GROUP BY f.lesson_slug, f.widget_id, f.kind, CASE WHEN f.kind = 'quiz' THEN f.learner_id ELSE '' END, a.answers`
 	classSubmitsQuery = `SELECT s.exercise_id, count(DISTINCT s.learner_id),
-		count(DISTINCT CASE WHEN s.passed = 1 THEN s.learner_id END), count(*), sum(CASE WHEN s.passed = 1 THEN 0 ELSE 1 END)
+		count(DISTINCT CASE WHEN s.passed THEN s.learner_id END), count(*), sum(CASE WHEN s.passed THEN 0 ELSE 1 END)
 		FROM submissions s WHERE s.learner_id IN ` + members + ` AND s.mode = 'submit' GROUP BY s.exercise_id`
 	// Failing cases are kept by a trigger from each failed submission's
 	// report (migration 0009).
@@ -90,58 +71,38 @@ const (
 
 // ClassActivity reads every member's lessons, quizzes, widgets, exercises,
 // XP and activity times in six queries run side by side.
-func (s *Store) ClassActivity(ctx context.Context, classID int64) (progress.ClassActivity, error) {
+func (s *DB) ClassActivity(ctx context.Context, classID int64) (progress.ClassActivity, error) {
 	act := progress.ClassActivity{
 		Lessons: map[string]map[string]progress.LessonProgress{}, Quizzes: map[string]map[string]progress.QuizScore{},
 		Exercises: map[string]map[string]progress.ExerciseState{}, WidgetsPassed: map[string]map[string]int{},
 		XP: map[string]int{}, Times: map[string][]time.Time{},
 	}
 	lessons := func() error {
-		return s.query(ctx, "class lessons", func(rows *sql.Rows) error {
-			var id, opened string
-			var completed sql.NullString
+		return s.each(ctx, "class lessons", func(rows scanner) error {
+			var id string
 			var p progress.LessonProgress
-			if err := rows.Scan(&id, &p.LessonSlug, &opened, &completed); err != nil {
-				return err
-			}
-			var err error
-			if p.OpenedAt, err = parseTime(opened); err != nil {
-				return err
-			}
-			if p.CompletedAt, err = parseNullTime(completed); err != nil {
-				return err
-			}
+			err := rows.Scan(&id, &p.LessonSlug, at(&p.OpenedAt), at(&p.CompletedAt))
 			nested(act.Lessons, id)[p.LessonSlug] = p
-			return nil
+			return err
 		}, classLessonsQuery, classID)
 	}
 	quizzes := func() error {
-		return s.query(ctx, "class quizzes", func(rows *sql.Rows) error {
-			var id, slug, at string
+		return s.each(ctx, "class quizzes", func(rows scanner) error {
+			var id, slug string
 			var score, total int
 			var passed bool
-			if err := rows.Scan(&id, &slug, &score, &total, &passed, &at); err != nil {
-				return err
-			}
-			t, err := parseTime(at)
-			if err != nil {
+			var t time.Time
+			if err := rows.Scan(&id, &slug, &score, &total, &passed, at(&t)); err != nil {
 				return err
 			}
 			m := nested(act.Quizzes, id)
 			q, seen := m[slug]
-			if !seen {
-				q = progress.QuizScore{LessonSlug: slug, First: score}
-			}
-			q.Best, q.Total = max(q.Best, score), max(q.Total, total)
-			q.Attempts++
-			q.Passed = q.Passed || passed
-			q.LastAt = t
-			m[slug] = q
+			m[slug] = addQuiz(q, seen, slug, score, total, passed, t)
 			return nil
 		}, classQuizzesQuery, classID)
 	}
 	widgets := func() error {
-		return s.query(ctx, "class widgets", func(rows *sql.Rows) error {
+		return s.each(ctx, "class widgets", func(rows scanner) error {
 			var id, slug string
 			var passed int
 			if err := rows.Scan(&id, &slug, &passed); err != nil {
@@ -152,27 +113,16 @@ func (s *Store) ClassActivity(ctx context.Context, classID int64) (progress.Clas
 		}, classWidgetsQuery, classID)
 	}
 	exercises := func() error {
-		return s.query(ctx, "class exercises", func(rows *sql.Rows) error {
+		return s.each(ctx, "class exercises", func(rows scanner) error {
 			var id string
 			var e progress.ExerciseState
-			var solved sql.NullString
-			var last string
-			if err := rows.Scan(&id, &e.ExerciseID, &e.Runs, &solved, &last); err != nil {
-				return err
-			}
-			var err error
-			if e.SolvedAt, err = parseNullTime(solved); err != nil {
-				return err
-			}
-			if e.LastAt, err = parseTime(last); err != nil {
-				return err
-			}
+			err := rows.Scan(&id, &e.ExerciseID, &e.Runs, at(&e.SolvedAt), at(&e.LastAt))
 			nested(act.Exercises, id)[e.ExerciseID] = e
-			return nil
+			return err
 		}, classExercisesQuery, classID)
 	}
 	xp := func() error {
-		return s.query(ctx, "class xp", func(rows *sql.Rows) error {
+		return s.each(ctx, "class xp", func(rows scanner) error {
 			var id string
 			var xp int
 			if err := rows.Scan(&id, &xp); err != nil {
@@ -184,44 +134,42 @@ func (s *Store) ClassActivity(ctx context.Context, classID int64) (progress.Clas
 	}
 	times := func() error {
 		// A streak counts days and the roster shows the latest time, so one
-		// time per ten minutes (the first 15 characters of a fixed-width time)
-		// is kept, and the last time of all: hundreds of attempts become a few
-		// dozen times, and only those are parsed.
-		var lastID, lastBucket, pending string
+		// time per ten minutes is kept, and the last time of all: hundreds of
+		// attempts become a few dozen times, and only those are parsed.
+		var lastID string
+		var lastBucket, pending any
 		flush := func() error {
-			if pending == "" {
+			if pending == nil {
 				return nil
 			}
-			t, err := parseTime(pending)
-			if err != nil {
+			var t time.Time
+			if err := at(&t).Scan(pending); err != nil {
 				return err
 			}
 			act.Times[lastID] = append(act.Times[lastID], t)
-			pending = ""
+			pending = nil
 			return nil
 		}
-		err := s.query(ctx, "class activity", func(rows *sql.Rows) error {
-			var id, at string
-			if err := rows.Scan(&id, &at); err != nil {
+		err := s.each(ctx, "class activity", func(rows scanner) error {
+			var id string
+			var raw any
+			if err := rows.Scan(&id, &raw); err != nil {
 				return err
 			}
-			if id != lastID || len(at) < 15 || at[:15] != lastBucket {
+			if b := tenMinutes(raw); id != lastID || b != lastBucket {
 				if err := flush(); err != nil {
 					return err
 				}
-				lastID = id
-				if len(at) >= 15 {
-					lastBucket = at[:15]
-				}
+				lastID, lastBucket = id, b
 			}
-			pending = at
+			pending = raw
 			return nil
 		}, classTimesQuery, classID)
 		if err == nil {
 			err = flush()
 		}
 		if err != nil {
-			return fmt.Errorf("store: class activity: %w", err)
+			return fmt.Errorf("storage: class activity: %w", err)
 		}
 		return nil
 	}
@@ -233,6 +181,21 @@ func (s *Store) ClassActivity(ctx context.Context, classID int64) (progress.Clas
 		slices.SortFunc(ts, time.Time.Compare)
 	}
 	return act, nil
+}
+
+// tenMinutes names the ten minutes a stored instant falls in, without
+// parsing it: the first 15 characters of fixed-width text ("2026-11-29T10:0"),
+// or nanoseconds divided by ten minutes.
+func tenMinutes(raw any) any {
+	switch v := raw.(type) {
+	case string:
+		return v[:min(len(v), 15)]
+	case []byte:
+		return string(v[:min(len(v), 15)])
+	case int64:
+		return v / int64(10*time.Minute)
+	}
+	return raw
 }
 
 // parallel runs fns at once and returns their errors joined.
@@ -247,9 +210,9 @@ func parallel(fns ...func() error) error {
 }
 
 // WeeklyXP sums each member's XP since since.
-func (s *Store) WeeklyXP(ctx context.Context, classID int64, since time.Time) (map[string]int, error) {
+func (s *DB) WeeklyXP(ctx context.Context, classID int64, since time.Time) (map[string]int, error) {
 	out := map[string]int{}
-	err := s.query(ctx, "weekly xp", func(rows *sql.Rows) error {
+	err := s.each(ctx, "weekly xp", func(rows scanner) error {
 		var id string
 		var xp int
 		if err := rows.Scan(&id, &xp); err != nil {
@@ -257,14 +220,14 @@ func (s *Store) WeeklyXP(ctx context.Context, classID int64, since time.Time) (m
 		}
 		out[id] = xp
 		return nil
-	}, weeklyXPQuery, formatTime(since), classID)
+	}, weeklyXPQuery, s.t(since), classID)
 	return out, err
 }
 
 // ClassFirstTries counts members' first-try answer sets per widget.
-func (s *Store) ClassFirstTries(ctx context.Context, classID int64) (progress.FirstTries, error) {
+func (s *DB) ClassFirstTries(ctx context.Context, classID int64) (progress.FirstTries, error) {
 	var ft progress.FirstTries
-	err := s.query(ctx, "class first tries", func(rows *sql.Rows) error {
+	err := s.each(ctx, "class first tries", func(rows scanner) error {
 		var a progress.AnswerSet
 		if err := rows.Scan(&a.LessonSlug, &a.WidgetID, &a.Kind, &a.LearnerID, &a.Answers, &a.Count); err != nil {
 			return err
@@ -277,9 +240,9 @@ func (s *Store) ClassFirstTries(ctx context.Context, classID int64) (progress.Fi
 
 // ClassExerciseStats counts members' submissions and failing cases per
 // exercise.
-func (s *Store) ClassExerciseStats(ctx context.Context, classID int64) ([]progress.ExerciseStat, []progress.CaseFailure, error) {
+func (s *DB) ClassExerciseStats(ctx context.Context, classID int64) ([]progress.ExerciseStat, []progress.CaseFailure, error) {
 	var stats []progress.ExerciseStat
-	err := s.query(ctx, "class exercise stats", func(rows *sql.Rows) error {
+	err := s.each(ctx, "class exercise stats", func(rows scanner) error {
 		var st progress.ExerciseStat
 		if err := rows.Scan(&st.ExerciseID, &st.Learners, &st.Solvers, &st.Submits, &st.Failed); err != nil {
 			return err
@@ -291,7 +254,7 @@ func (s *Store) ClassExerciseStats(ctx context.Context, classID int64) ([]progre
 		return nil, nil, err
 	}
 	var fails []progress.CaseFailure
-	err = s.query(ctx, "class case failures", func(rows *sql.Rows) error {
+	err = s.each(ctx, "class case failures", func(rows scanner) error {
 		var f progress.CaseFailure
 		if err := rows.Scan(&f.ExerciseID, &f.Case, &f.Verdict, &f.Count); err != nil {
 			return err
@@ -304,35 +267,24 @@ func (s *Store) ClassExerciseStats(ctx context.Context, classID int64) ([]progre
 
 // LearnerAttempts returns the learner's widget, quiz and review attempts,
 // oldest first.
-func (s *Store) LearnerAttempts(ctx context.Context, learnerID string) ([]progress.Attempt, error) {
+func (s *DB) LearnerAttempts(ctx context.Context, learnerID string) ([]progress.Attempt, error) {
 	var out []progress.Attempt
-	err := s.query(ctx, "learner attempts", func(rows *sql.Rows) error {
-		a := progress.Attempt{LearnerID: learnerID}
-		var at string
-		if err := rows.Scan(&a.LessonSlug, &a.WidgetID, &a.Kind, &a.Score, &a.Total, &a.Passed, &a.Answers, &at); err != nil {
-			return err
-		}
-		var err error
-		a.At, err = parseTime(at)
+	err := s.each(ctx, "learner attempts", func(rows scanner) error {
+		a, err := scanAttempt(rows, learnerID)
 		out = append(out, a)
 		return err
-	}, `SELECT lesson_slug, widget_id, kind, score, total, passed, answers, created_at FROM attempts
+	}, "SELECT "+attemptColumns+` FROM attempts
 		WHERE learner_id = ? AND kind <> 'exercise' ORDER BY created_at, id`, learnerID)
 	return out, err
 }
 
 // LatestSubmissions returns the learner's latest run or submission of
 // each exercise.
-func (s *Store) LatestSubmissions(ctx context.Context, learnerID string) (map[string]progress.Submission, error) {
+func (s *DB) LatestSubmissions(ctx context.Context, learnerID string) (map[string]progress.Submission, error) {
 	out := map[string]progress.Submission{}
-	err := s.query(ctx, "latest submissions", func(rows *sql.Rows) error {
+	err := s.each(ctx, "latest submissions", func(rows scanner) error {
 		sub := progress.Submission{LearnerID: learnerID}
-		var at string
-		if err := rows.Scan(&sub.ExerciseID, &sub.Mode, &sub.Code, &sub.Passed, &sub.Report, &at); err != nil {
-			return err
-		}
-		var err error
-		sub.At, err = parseTime(at)
+		err := rows.Scan(&sub.ExerciseID, &sub.Mode, &sub.Code, &sub.Passed, &sub.Report, at(&sub.At))
 		out[sub.ExerciseID] = sub
 		return err
 	}, `SELECT s.exercise_id, s.mode, s.code, s.passed, s.report, s.created_at FROM submissions s

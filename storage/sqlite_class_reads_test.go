@@ -1,4 +1,4 @@
-package store
+package storage
 
 import (
 	"context"
@@ -88,7 +88,7 @@ func TestClassSummariesBackfilled(t *testing.T) {
 		}
 	}
 	s.Close()
-	s2, err := Open(ctx, path)
+	s2, err := OpenSQLite(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}

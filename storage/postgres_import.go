@@ -1,4 +1,4 @@
-package postgres
+package storage
 
 import (
 	"context"
@@ -8,10 +8,11 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // Source is a database whose rows Import copies: the SQLite backend
-// (store.Store) is one.
+// (a DB on SQLite) is one.
 type Source interface {
 	// Tables names the tables of the source's data, its migration
 	// bookkeeping excluded.
@@ -42,13 +43,13 @@ const importBatch = 1000
 // database holds any row, when the source has a table or column this
 // schema lacks, or when a value does not convert; the error names the
 // table, column and value.
-func (s *Store) Import(ctx context.Context, src Source) ([]TableCount, error) {
+func (s *DB) Import(ctx context.Context, src Source) ([]TableCount, error) {
 	srcTables, err := src.Tables(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("postgres: import: list source tables: %w", err)
+		return nil, fmt.Errorf("storage: import: list source tables: %w", err)
 	}
 	var out []TableCount
-	err = s.inTx(ctx, func(tx pgx.Tx) error {
+	err = s.pgxTx(ctx, func(tx pgx.Tx) error {
 		schema, err := readSchema(ctx, tx)
 		if err != nil {
 			return err
@@ -98,9 +99,33 @@ func (s *Store) Import(ctx context.Context, src Source) ([]TableCount, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("postgres: import: %w", err)
+		return nil, fmt.Errorf("storage: import: %w", err)
 	}
 	return out, nil
+}
+
+// pgxTx runs fn in a transaction of pgx's own, on one connection of the
+// pool: COPY is pgx's, not database/sql's.
+func (s *DB) pgxTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
+	if s.e != &postgresEngine {
+		return errors.New("the target is not a PostgreSQL database")
+	}
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		tx, err := dc.(*stdlib.Conn).Conn().Begin(ctx)
+		if err != nil {
+			return fmt.Errorf("begin: %w", err)
+		}
+		if err := fn(tx); err != nil {
+			_ = tx.Rollback(ctx)
+			return err
+		}
+		return tx.Commit(ctx)
+	})
 }
 
 // column is one column of the target schema.
@@ -265,7 +290,7 @@ func convert(v any, dataType string) (any, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%q is neither a number nor an RFC 3339 time", x)
 			}
-			return ns(t), nil
+			return t.UnixNano(), nil
 		}
 	case "boolean":
 		switch x := v.(type) {

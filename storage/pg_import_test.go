@@ -1,4 +1,4 @@
-package postgres
+package storage
 
 import (
 	"context"
@@ -66,7 +66,7 @@ func oneLearner() memSource {
 	}}
 }
 
-func testImport(t *testing.T, open func(t *testing.T) *Store) {
+func testImport(t *testing.T, open func(t *testing.T) *DB) {
 	ctx := context.Background()
 	t.Run("copies and converts", func(t *testing.T) {
 		s := open(t)
@@ -103,17 +103,17 @@ func testImport(t *testing.T, open func(t *testing.T) *Store) {
 			t.Errorf("after the import, RecordAttempt granted=%v (%v), want the copied award to hold its key", granted, err)
 		}
 		var maxID int64
-		if err := s.pool.QueryRow(ctx, "SELECT max(id) FROM attempts").Scan(&maxID); err != nil || maxID != 4 {
+		if err := s.row(ctx, "SELECT max(id) FROM attempts").Scan(&maxID); err != nil || maxID != 4 {
 			t.Errorf("new attempt id = %d (%v), want 4", maxID, err)
 		}
 	})
 	refusals := []struct {
 		name string
-		prep func(t *testing.T, s *Store)
+		prep func(t *testing.T, s *DB)
 		src  func() memSource
 		want string
 	}{
-		{"a non-empty target", func(t *testing.T, s *Store) {
+		{"a non-empty target", func(t *testing.T, s *DB) {
 			if _, err := s.EnsureLearner(ctx, "already", time.Now()); err != nil {
 				t.Fatal(err)
 			}

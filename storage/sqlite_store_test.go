@@ -1,4 +1,4 @@
-package store
+package storage
 
 import (
 	"context"
@@ -6,14 +6,13 @@ import (
 	"testing"
 	"time"
 
-	"learn/progress"
 	"learn/progress/storetest"
 )
 
-func openTemp(t *testing.T) (*Store, string) {
+func openTemp(t *testing.T) (*DB, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "learn.db")
-	s, err := Open(context.Background(), path)
+	s, err := OpenSQLite(context.Background(), path)
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
@@ -23,7 +22,7 @@ func openTemp(t *testing.T) (*Store, string) {
 
 // TestConformance runs the progress.Store suite against SQLite files.
 func TestConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) progress.Store {
+	storetest.Run(t, func(t *testing.T) storetest.Backend {
 		s, _ := openTemp(t)
 		return s
 	})
@@ -35,7 +34,7 @@ func TestOpenAppliesMigrationsOnce(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	s2, err := Open(ctx, path)
+	s2, err := OpenSQLite(ctx, path)
 	if err != nil {
 		t.Fatalf("reopen: %v", err)
 	}
@@ -44,7 +43,7 @@ func TestOpenAppliesMigrationsOnce(t *testing.T) {
 	if err := s2.db.QueryRowContext(ctx, "SELECT count(*) FROM schema_migrations").Scan(&n); err != nil {
 		t.Fatal(err)
 	}
-	migrations, err := loadMigrations()
+	migrations, err := loadMigrations("sqlite")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +79,7 @@ func TestTrimmedTimesRewritten(t *testing.T) {
 		}
 	}
 	s.Close()
-	s2, err := Open(ctx, path)
+	s2, err := OpenSQLite(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +120,7 @@ func TestSecretIsStable(t *testing.T) {
 		t.Fatalf("Secret = %d bytes (%v)", len(a), err)
 	}
 	s.Close()
-	s2, err := Open(ctx, path)
+	s2, err := OpenSQLite(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,432 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"learn/progress"
+	"learn/quiz"
+)
+
+// The learning part of the store (progress.LearningStore): learners, lesson
+// progress, attempts, results to show, submissions, XP and reviews.
+
+// EnsureLearner creates the learner with this id if it does not exist yet
+// and returns it. It is safe to call on every request that needs a learner.
+func (s *DB) EnsureLearner(ctx context.Context, id string, now time.Time) (progress.Learner, error) {
+	if id == "" {
+		return progress.Learner{}, errors.New("storage: ensure learner: empty id")
+	}
+	if err := ensureLearner(ctx, s.q, id, now); err != nil {
+		return progress.Learner{}, err
+	}
+	return s.FindLearner(ctx, id)
+}
+
+func ensureLearner(ctx context.Context, tx q, id string, now time.Time) error {
+	if _, err := tx.exec(ctx,
+		"INSERT INTO learners (id, created_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING", id, tx.t(now)); err != nil {
+		return fmt.Errorf("storage: ensure learner: %w", err)
+	}
+	return nil
+}
+
+// FindLearner returns the learner with this id, or an error wrapping
+// ErrNotFound.
+func (s *DB) FindLearner(ctx context.Context, id string) (progress.Learner, error) {
+	var l progress.Learner
+	err := s.row(ctx, "SELECT id, created_at, time_zone FROM learners WHERE id = ?", id).Scan(&l.ID, at(&l.CreatedAt), &l.TimeZone)
+	return l, notFoundOr(err, "storage: find learner %q", id)
+}
+
+// SetTimeZone records the learner's IANA time zone name. The caller
+// validates the name; the store keeps what it is given.
+func (s *DB) SetTimeZone(ctx context.Context, learnerID, zone string) error {
+	res, err := s.exec(ctx, "UPDATE learners SET time_zone = ? WHERE id = ?", zone, learnerID)
+	return changed(res, err, "storage: set time zone for %q", learnerID)
+}
+
+// MarkLessonOpened records that the learner opened the lesson. Only the
+// first opening is kept.
+func (s *DB) MarkLessonOpened(ctx context.Context, learnerID, slug string, now time.Time) error {
+	if _, err := s.exec(ctx, `INSERT INTO lesson_progress (learner_id, lesson_slug, opened_at)
+		VALUES (?, ?, ?) ON CONFLICT (learner_id, lesson_slug) DO NOTHING`, learnerID, slug, s.t(now)); err != nil {
+		return fmt.Errorf("storage: mark lesson %q opened: %w", slug, err)
+	}
+	return nil
+}
+
+// completeLesson marks the lesson completed inside tx, opening it too if
+// needed; only the first completion is kept.
+func completeLesson(ctx context.Context, tx q, learnerID, slug string, now time.Time) error {
+	if _, err := tx.exec(ctx, `INSERT INTO lesson_progress (learner_id, lesson_slug, opened_at, completed_at)
+		VALUES (?, ?, ?, ?) ON CONFLICT (learner_id, lesson_slug)
+		DO UPDATE SET completed_at = coalesce(lesson_progress.completed_at, excluded.completed_at)`,
+		learnerID, slug, tx.t(now), tx.t(now)); err != nil {
+		return fmt.Errorf("storage: mark lesson %q completed: %w", slug, err)
+	}
+	return nil
+}
+
+// ProgressByLesson returns the learner's progress keyed by lesson slug.
+// Lessons never opened are absent.
+func (s *DB) ProgressByLesson(ctx context.Context, learnerID string) (map[string]progress.LessonProgress, error) {
+	out := map[string]progress.LessonProgress{}
+	return out, s.each(ctx, "progress", func(sc scanner) error {
+		var p progress.LessonProgress
+		err := sc.Scan(&p.LessonSlug, at(&p.OpenedAt), at(&p.CompletedAt))
+		out[p.LessonSlug] = p
+		return err
+	}, "SELECT lesson_slug, opened_at, completed_at FROM lesson_progress WHERE learner_id = ?", learnerID)
+}
+
+// RecordAttempt saves the attempt and its effects in one transaction, and
+// reports whether its award was granted by this call. Two servers posting
+// the same award at once both commit their attempts; the unique key of
+// xp_awards lets only one of them grant it.
+func (s *DB) RecordAttempt(ctx context.Context, a progress.Attempt, fx progress.AttemptEffects) (granted bool, err error) {
+	err = s.inTx(ctx, func(tx q) error {
+		if err := ensureLearner(ctx, tx, a.LearnerID, a.At); err != nil {
+			return err
+		}
+		if err := insertAttempt(ctx, tx, a, a.Kind); err != nil {
+			return err
+		}
+		if fx.Award != nil {
+			var err error
+			if granted, err = awardXP(ctx, tx, a.LearnerID, *fx.Award, a.At); err != nil {
+				return err
+			}
+		}
+		if fx.CompleteLesson {
+			if err := completeLesson(ctx, tx, a.LearnerID, a.LessonSlug, a.At); err != nil {
+				return err
+			}
+		}
+		for _, c := range fx.Missed {
+			if err := queueReview(ctx, tx, a.LearnerID, c, a.At); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return granted, err
+}
+
+func insertAttempt(ctx context.Context, tx q, a progress.Attempt, kind string) error {
+	if _, err := tx.exec(ctx, `INSERT INTO attempts
+		(learner_id, lesson_slug, widget_id, kind, score, total, passed, answers, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		a.LearnerID, a.LessonSlug, a.WidgetID, kind, a.Score, a.Total, a.Passed, a.Answers, tx.t(a.At)); err != nil {
+		return fmt.Errorf("storage: record %s attempt: %w", kind, err)
+	}
+	return nil
+}
+
+// ActivityTimes returns when the learner made each attempt, oldest first:
+// the input of streaks and the activity calendar.
+func (s *DB) ActivityTimes(ctx context.Context, learnerID string) ([]time.Time, error) {
+	var out []time.Time
+	return out, s.each(ctx, "activity", func(sc scanner) error {
+		var t time.Time
+		err := sc.Scan(at(&t))
+		out = append(out, t)
+		return err
+	}, "SELECT created_at FROM attempts WHERE learner_id = ? ORDER BY created_at", learnerID)
+}
+
+// addQuiz counts one quiz attempt into q (its first when seen is false).
+func addQuiz(q progress.QuizScore, seen bool, slug string, score, total int, passed bool, t time.Time) progress.QuizScore {
+	if !seen {
+		q = progress.QuizScore{LessonSlug: slug, First: score}
+	}
+	q.Best, q.Total = max(q.Best, score), max(q.Total, total)
+	q.Attempts++
+	q.Passed = q.Passed || passed
+	q.LastAt = t
+	return q
+}
+
+// QuizScores returns the learner's quiz attempts per lesson: first and
+// best score, count, whether any passed, and when the last was made.
+func (s *DB) QuizScores(ctx context.Context, learnerID string) (map[string]progress.QuizScore, error) {
+	out := map[string]progress.QuizScore{}
+	return out, s.each(ctx, "quiz scores", func(sc scanner) error {
+		var slug string
+		var score, total int
+		var passed bool
+		var t time.Time
+		if err := sc.Scan(&slug, &score, &total, &passed, at(&t)); err != nil {
+			return err
+		}
+		q, seen := out[slug]
+		out[slug] = addQuiz(q, seen, slug, score, total, passed, t)
+		return nil
+	}, `SELECT lesson_slug, score, total, passed, created_at
+		FROM attempts WHERE learner_id = ? AND kind = 'quiz' ORDER BY created_at, id`, learnerID)
+}
+
+// AttemptCounts returns how many attempts the learner made at each widget,
+// keyed "lessonSlug/widgetID".
+func (s *DB) AttemptCounts(ctx context.Context, learnerID string) (map[string]int, error) {
+	out := map[string]int{}
+	return out, s.each(ctx, "attempt counts", func(sc scanner) error {
+		var slug, widget string
+		var n int
+		err := sc.Scan(&slug, &widget, &n)
+		out[slug+"/"+widget] = n
+		return err
+	}, `SELECT lesson_slug, widget_id, count(*) FROM attempts
+		WHERE learner_id = ? AND kind NOT IN ('review', 'exercise') GROUP BY lesson_slug, widget_id`, learnerID)
+}
+
+// attemptColumns are an attempt's columns, read by scanAttempt.
+const attemptColumns = "lesson_slug, widget_id, kind, score, total, passed, answers, created_at"
+
+func scanAttempt(sc scanner, learnerID string) (progress.Attempt, error) {
+	a := progress.Attempt{LearnerID: learnerID}
+	err := sc.Scan(&a.LessonSlug, &a.WidgetID, &a.Kind, &a.Score, &a.Total, &a.Passed, &a.Answers, at(&a.At))
+	return a, err
+}
+
+// LastAttempts returns the learner's latest widget and quiz attempt (not
+// reviews) per "lessonSlug/widgetID"; ties in time go to the one recorded
+// last.
+func (s *DB) LastAttempts(ctx context.Context, learnerID string) (map[string]progress.Attempt, error) {
+	out := map[string]progress.Attempt{}
+	return out, s.each(ctx, "last attempts", func(sc scanner) error {
+		a, err := scanAttempt(sc, learnerID)
+		out[a.LessonSlug+"/"+a.WidgetID] = a
+		return err
+	}, "SELECT "+attemptColumns+` FROM attempts
+		WHERE learner_id = ? AND kind NOT IN ('review', 'exercise') ORDER BY created_at, id`, learnerID)
+}
+
+// KeepResult saves a result to show once, replacing the learner's earlier
+// one for the lesson, and drops every result that has expired by now.
+func (s *DB) KeepResult(ctx context.Context, r progress.ResultToShow, now time.Time) error {
+	return s.inTx(ctx, func(tx q) error {
+		if _, err := tx.exec(ctx, "DELETE FROM results_to_show WHERE expires_at <= ?", tx.t(now)); err != nil {
+			return fmt.Errorf("storage: keep result: drop expired: %w", err)
+		}
+		if _, err := tx.exec(ctx, `INSERT INTO results_to_show (learner_id, lesson_slug, part_id, body, expires_at)
+			VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (learner_id, lesson_slug) DO UPDATE SET part_id = excluded.part_id, body = excluded.body, expires_at = excluded.expires_at`,
+			r.LearnerID, r.LessonSlug, r.PartID, r.Body, tx.t(r.Expires)); err != nil {
+			return fmt.Errorf("storage: keep result: %w", err)
+		}
+		return nil
+	})
+}
+
+// TakeResult returns the learner's result for the lesson and deletes it.
+func (s *DB) TakeResult(ctx context.Context, learnerID, lessonSlug string, now time.Time) (progress.ResultToShow, error) {
+	r := progress.ResultToShow{LearnerID: learnerID, LessonSlug: lessonSlug}
+	err := s.row(ctx, `DELETE FROM results_to_show WHERE learner_id = ? AND lesson_slug = ?
+		RETURNING part_id, body, expires_at`, learnerID, lessonSlug).Scan(&r.PartID, &r.Body, at(&r.Expires))
+	if err == nil && !now.Before(r.Expires) {
+		return progress.ResultToShow{}, fmt.Errorf("storage: take result for %s: expired: %w", lessonSlug, ErrNotFound)
+	}
+	return r, notFoundOr(err, "storage: take result for %s", lessonSlug)
+}
+
+// RecordSubmission saves the submission, keeps its code as the learner's
+// latest for the exercise, and grants award (if non-nil) once, all in one
+// transaction. It reports whether the award was granted by this call.
+func (s *DB) RecordSubmission(ctx context.Context, sub progress.Submission, award *progress.Award) (granted bool, err error) {
+	err = s.inTx(ctx, func(tx q) error {
+		if err := ensureLearner(ctx, tx, sub.LearnerID, sub.At); err != nil {
+			return err
+		}
+		at := tx.t(sub.At)
+		if _, err := tx.exec(ctx, `INSERT INTO submissions (learner_id, exercise_id, mode, code, passed, report, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, sub.LearnerID, sub.ExerciseID, sub.Mode, sub.Code, sub.Passed, sub.Report, at); err != nil {
+			return fmt.Errorf("storage: record submission: %w", err)
+		}
+		if _, err := tx.exec(ctx, `INSERT INTO exercise_code (learner_id, exercise_id, code, updated_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT (learner_id, exercise_id) DO UPDATE SET code = excluded.code, updated_at = excluded.updated_at`,
+			sub.LearnerID, sub.ExerciseID, sub.Code, at); err != nil {
+			return fmt.Errorf("storage: keep code: %w", err)
+		}
+		if sub.Mode == "submit" {
+			// A submission is the learner's activity for streaks too.
+			score := 0
+			if sub.Passed {
+				score = 1
+			}
+			a := progress.Attempt{LearnerID: sub.LearnerID, WidgetID: sub.ExerciseID, Score: score, Total: 1,
+				Passed: sub.Passed, Answers: "{}", At: sub.At}
+			if err := insertAttempt(ctx, tx, a, "exercise"); err != nil {
+				return err
+			}
+		}
+		if award != nil {
+			var err error
+			granted, err = awardXP(ctx, tx, sub.LearnerID, *award, sub.At)
+			return err
+		}
+		return nil
+	})
+	return granted, err
+}
+
+// LatestCodes returns the learner's last code for every exercise they ran,
+// keyed by exercise id.
+func (s *DB) LatestCodes(ctx context.Context, learnerID string) (map[string]string, error) {
+	out := map[string]string{}
+	return out, s.each(ctx, "latest codes", func(sc scanner) error {
+		var id, code string
+		err := sc.Scan(&id, &code)
+		out[id] = code
+		return err
+	}, "SELECT exercise_id, code FROM exercise_code WHERE learner_id = ?", learnerID)
+}
+
+// ExerciseStates returns how the learner's runs and submissions of each
+// exercise went, keyed by exercise id.
+func (s *DB) ExerciseStates(ctx context.Context, learnerID string) (map[string]progress.ExerciseState, error) {
+	out := map[string]progress.ExerciseState{}
+	return out, s.each(ctx, "exercise states", func(sc scanner) error {
+		var id, mode string
+		var passed bool
+		var t time.Time
+		if err := sc.Scan(&id, &mode, &passed, at(&t)); err != nil {
+			return err
+		}
+		e := out[id]
+		e.ExerciseID = id
+		e.Runs++
+		e.LastPassed, e.LastMode, e.LastAt = passed, mode, t
+		if passed && mode == "submit" && e.SolvedAt.IsZero() {
+			e.SolvedAt = t
+		}
+		out[id] = e
+		return nil
+	}, "SELECT exercise_id, mode, passed, created_at FROM submissions WHERE learner_id = ? ORDER BY created_at, id", learnerID)
+}
+
+// awardXP writes the award inside tx, so that an award and the attempt that
+// earned it commit or roll back together.
+func awardXP(ctx context.Context, tx q, learnerID string, a progress.Award, now time.Time) (bool, error) {
+	if a.Key == "" || a.Amount <= 0 {
+		return false, errors.New("storage: award xp: an award needs a key and a positive amount")
+	}
+	res, err := tx.exec(ctx, `INSERT INTO xp_awards (learner_id, award_key, amount, reason, created_at)
+		VALUES (?, ?, ?, ?, ?) ON CONFLICT (learner_id, award_key) DO NOTHING`,
+		learnerID, a.Key, a.Amount, a.Reason, tx.t(now))
+	if err != nil {
+		return false, fmt.Errorf("storage: award xp %q: %w", a.Key, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("storage: award xp %q: %w", a.Key, err)
+	}
+	return n == 1, nil
+}
+
+// TotalXP returns the sum of every award the learner holds.
+func (s *DB) TotalXP(ctx context.Context, learnerID string) (int, error) {
+	var total int
+	if err := s.preparedRow(ctx, "SELECT coalesce(sum(amount), 0) FROM xp_awards WHERE learner_id = ?", learnerID).Scan(&total); err != nil {
+		return 0, fmt.Errorf("storage: total xp: %w", err)
+	}
+	return total, nil
+}
+
+// XPHistory returns the learner's awards, oldest first.
+func (s *DB) XPHistory(ctx context.Context, learnerID string) ([]progress.XPEntry, error) {
+	var out []progress.XPEntry
+	return out, s.each(ctx, "xp history", func(sc scanner) error {
+		var e progress.XPEntry
+		err := sc.Scan(&e.Key, &e.Amount, &e.Reason, at(&e.At))
+		out = append(out, e)
+		return err
+	}, "SELECT award_key, amount, reason, created_at FROM xp_awards WHERE learner_id = ? ORDER BY created_at, id", learnerID)
+}
+
+const reviewColumns = "item_key, lesson_slug, widget_id, item_id, state, step, stability, difficulty, due, last_review, reps, lapses"
+
+func queueReview(ctx context.Context, tx q, learnerID string, c progress.ReviewCard, now time.Time) error {
+	_, err := tx.exec(ctx, `INSERT INTO review_cards (learner_id, `+reviewColumns+`, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (learner_id, item_key) DO UPDATE SET due = CASE
+			WHEN excluded.due < review_cards.due THEN excluded.due ELSE review_cards.due END`,
+		learnerID, c.Key, c.LessonSlug, c.WidgetID, c.ItemID, int(c.Card.State), c.Card.Step, c.Card.Stability,
+		c.Card.Difficulty, tx.t(c.Card.Due), tx.nt(c.Card.LastReview), c.Card.Reps, c.Card.Lapses, tx.t(now))
+	if err != nil {
+		return fmt.Errorf("storage: queue review %q: %w", c.Key, err)
+	}
+	return nil
+}
+
+func scanReview(sc scanner) (progress.ReviewCard, error) {
+	var c progress.ReviewCard
+	var state int
+	err := sc.Scan(&c.Key, &c.LessonSlug, &c.WidgetID, &c.ItemID, &state, &c.Card.Step, &c.Card.Stability,
+		&c.Card.Difficulty, at(&c.Card.Due), at(&c.Card.LastReview), &c.Card.Reps, &c.Card.Lapses)
+	c.Card.State = quiz.State(state)
+	return c, err
+}
+
+// DueReviews returns up to limit of the learner's cards due at now, the
+// longest overdue first.
+func (s *DB) DueReviews(ctx context.Context, learnerID string, now time.Time, limit int) ([]progress.ReviewCard, error) {
+	var out []progress.ReviewCard
+	return out, s.each(ctx, "due reviews", func(sc scanner) error {
+		c, err := scanReview(sc)
+		out = append(out, c)
+		return err
+	}, "SELECT "+reviewColumns+" FROM review_cards WHERE learner_id = ? AND due <= ? ORDER BY due, item_key LIMIT ?",
+		learnerID, s.t(now), limit)
+}
+
+// ReviewCounts returns how many of the learner's cards are due at now and
+// how many are in the queue.
+func (s *DB) ReviewCounts(ctx context.Context, learnerID string, now time.Time) (due, total int, err error) {
+	err = s.row(ctx, "SELECT coalesce(sum(CASE WHEN due <= ? THEN 1 ELSE 0 END), 0), count(*) FROM review_cards WHERE learner_id = ?",
+		s.t(now), learnerID).Scan(&due, &total)
+	if err != nil {
+		return 0, 0, fmt.Errorf("storage: review counts: %w", err)
+	}
+	return due, total, nil
+}
+
+// FindReview returns one card of the learner's queue, or an error wrapping
+// ErrNotFound.
+func (s *DB) FindReview(ctx context.Context, learnerID, key string) (progress.ReviewCard, error) {
+	c, err := scanReview(s.row(ctx, "SELECT "+reviewColumns+" FROM review_cards WHERE learner_id = ? AND item_key = ?", learnerID, key))
+	return c, notFoundOr(err, "storage: review %q", key)
+}
+
+// AnswerReview reschedules the card and records the attempt and award in
+// one transaction. applied is false when the card had already moved on (the
+// same answer posted twice); then nothing is written.
+func (s *DB) AnswerReview(ctx context.Context, a progress.ReviewAnswer) (applied, granted bool, err error) {
+	err = s.inTx(ctx, func(tx q) error {
+		b, n := a.Before.Card, a.After.Card
+		res, err := tx.exec(ctx, `UPDATE review_cards SET state = ?, step = ?, stability = ?, difficulty = ?,
+			due = ?, last_review = ?, reps = ?, lapses = ?
+			WHERE learner_id = ? AND item_key = ? AND reps = ? AND due = ?`,
+			int(n.State), n.Step, n.Stability, n.Difficulty, tx.t(n.Due), tx.nt(n.LastReview), n.Reps, n.Lapses,
+			a.Attempt.LearnerID, a.Before.Key, b.Reps, tx.t(b.Due))
+		if err != nil {
+			return fmt.Errorf("storage: answer review %q: %w", a.Before.Key, err)
+		}
+		if rows, _ := res.RowsAffected(); rows == 0 {
+			return nil
+		}
+		applied = true
+		if err := insertAttempt(ctx, tx, a.Attempt, "review"); err != nil {
+			return err
+		}
+		if a.Award != nil {
+			if granted, err = awardXP(ctx, tx, a.Attempt.LearnerID, *a.Award, a.Attempt.At); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return applied, granted, err
+}
