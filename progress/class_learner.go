@@ -64,7 +64,7 @@ func (s *Service) ClassLearner(ctx context.Context, a Actor, classID int64, lear
 	if err != nil {
 		return LearnerDetail{}, err
 	}
-	m, err := s.store.FindMember(ctx, c.ID, learnerID)
+	m, err := s.classes.FindMember(ctx, c.ID, learnerID)
 	if errors.Is(err, ErrNotFound) {
 		return LearnerDetail{}, notFound("This learner is not in the class.")
 	}
@@ -73,10 +73,10 @@ func (s *Service) ClassLearner(ctx context.Context, a Actor, classID int64, lear
 	}
 	d := LearnerDetail{Class: c, Member: m}
 	d.Zone, _ = quiz.Zone(c.TimeZone)
-	if d.XP, err = s.store.TotalXP(ctx, learnerID); err != nil {
+	if d.XP, err = s.learning.TotalXP(ctx, learnerID); err != nil {
 		return d, err
 	}
-	attempts, err := s.store.LearnerAttempts(ctx, learnerID)
+	attempts, err := s.classes.LearnerAttempts(ctx, learnerID)
 	if err != nil {
 		return d, err
 	}
@@ -89,11 +89,11 @@ func (s *Service) ClassLearner(ctx context.Context, a Actor, classID int64, lear
 		}
 		d.Attempts = append(d.Attempts, s.attemptDetail(at, n))
 	}
-	latest, err := s.store.LatestSubmissions(ctx, learnerID)
+	latest, err := s.classes.LatestSubmissions(ctx, learnerID)
 	if err != nil {
 		return d, err
 	}
-	states, err := s.store.ExerciseStates(ctx, learnerID)
+	states, err := s.learning.ExerciseStates(ctx, learnerID)
 	if err != nil {
 		return d, err
 	}

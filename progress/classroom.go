@@ -146,7 +146,7 @@ func (s *Service) ownClass(ctx context.Context, a Actor, classID int64) (Class, 
 	if !a.IsTeacher() {
 		return Class{}, noClass()
 	}
-	c, err := s.store.FindClass(ctx, classID)
+	c, err := s.classes.FindClass(ctx, classID)
 	if errors.Is(err, ErrNotFound) || (err == nil && c.TeacherID != a.TeacherID) {
 		return Class{}, noClass()
 	}
@@ -167,7 +167,7 @@ func (s *Service) Classes(ctx context.Context, a Actor) ([]Class, error) {
 	if !a.IsTeacher() {
 		return nil, notFound("Sign in as a teacher to see your classes.")
 	}
-	return s.store.TeacherClasses(ctx, a.TeacherID)
+	return s.classes.TeacherClasses(ctx, a.TeacherID)
 }
 
 // CreateClass makes a class for the teacher a, with a fresh join code,
@@ -190,7 +190,7 @@ func (s *Service) CreateClass(ctx context.Context, a Actor, name, zone string) (
 			return Class{}, err
 		}
 		c.JoinCode = code
-		created, err := s.store.CreateClass(ctx, c)
+		created, err := s.classes.CreateClass(ctx, c)
 		if !errors.Is(err, ErrConflict) {
 			return created, err
 		}
@@ -271,7 +271,7 @@ func (s *Service) ChangeClass(ctx context.Context, a Actor, classID int64, ch Cl
 				return c, err
 			}
 		}
-		err = s.store.UpdateClass(ctx, c)
+		err = s.classes.UpdateClass(ctx, c)
 		if !errors.Is(err, ErrConflict) || ch.JoinCode != "new" || try == 5 {
 			break
 		}
@@ -294,7 +294,7 @@ func (s *Service) DeleteClass(ctx context.Context, a Actor, classID int64) error
 	if !c.Archived() {
 		return invalid("Archive the class first; only an archived class's data can be deleted.")
 	}
-	return s.store.DeleteClass(ctx, c.ID)
+	return s.classes.DeleteClass(ctx, c.ID)
 }
 
 // Joined is a learner's membership of a class with their secret words.
@@ -313,18 +313,18 @@ type Joined struct {
 // Errors: Invalid for a code that opens no class (wrong, turned off, or
 // archived), a bad name, or one already used in the class.
 func (s *Service) Join(ctx context.Context, a Actor, code, name string) (Joined, error) {
-	c, err := s.store.FindClassByCode(ctx, NormalizeJoinCode(code))
+	c, err := s.classes.FindClassByCode(ctx, NormalizeJoinCode(code))
 	if errors.Is(err, ErrNotFound) || NormalizeJoinCode(code) == "" {
 		return Joined{}, &Error{Kind: Invalid, Message: "No class takes this code. Check it with your teacher: it has six letters and digits."}
 	}
 	if err != nil {
 		return Joined{}, err
 	}
-	teacher, err := s.store.FindTeacher(ctx, c.TeacherID)
+	teacher, err := s.classes.FindTeacher(ctx, c.TeacherID)
 	if err != nil {
 		return Joined{}, err
 	}
-	if m, err := s.store.FindMember(ctx, c.ID, a.ID); err == nil {
+	if m, err := s.classes.FindMember(ctx, c.ID, a.ID); err == nil {
 		return Joined{Class: c, Member: m, Teacher: teacher.Name, Secret: m.Secret}, nil
 	} else if !errors.Is(err, ErrNotFound) {
 		return Joined{}, err
@@ -339,7 +339,7 @@ func (s *Service) Join(ctx context.Context, a Actor, code, name string) (Joined,
 	}
 	m := Member{ClassID: c.ID, LearnerID: a.ID, Name: clean, NameKey: key, Secret: secret,
 		SecretHash: hashSecret(c.ID, secret), JoinedAt: s.now()}
-	if err := s.store.AddMember(ctx, m); errors.Is(err, ErrConflict) {
+	if err := s.classes.AddMember(ctx, m); errors.Is(err, ErrConflict) {
 		return Joined{}, invalid(fmt.Sprintf("Someone in this class already uses the name %q. Add your last initial or pick another.", clean))
 	} else if err != nil {
 		return Joined{}, err
@@ -374,14 +374,14 @@ func (s *Service) SignInLearner(ctx context.Context, in LearnerSignIn) (string, 
 		return "", tooMany(wait, "Too many tries with this name. Wait a few minutes, or ask your teacher for your words.")
 	}
 	denied := &Error{Kind: Denied, Message: "The class code, name and secret words do not match. Check them with your teacher."}
-	c, err := s.store.FindClassByCode(ctx, code)
+	c, err := s.classes.FindClassByCode(ctx, code)
 	if errors.Is(err, ErrNotFound) || code == "" || key == "" {
 		return "", denied
 	}
 	if err != nil {
 		return "", err
 	}
-	m, err := s.store.FindMemberByName(ctx, c.ID, key)
+	m, err := s.classes.FindMemberByName(ctx, c.ID, key)
 	if errors.Is(err, ErrNotFound) {
 		return "", denied
 	}
@@ -406,7 +406,7 @@ func (s *Service) NewSecret(ctx context.Context, a Actor, classID int64, learner
 	if err != nil {
 		return "", err
 	}
-	if err := s.store.SetMemberSecret(ctx, c.ID, learnerID, secret, hashSecret(c.ID, secret)); errors.Is(err, ErrNotFound) {
+	if err := s.classes.SetMemberSecret(ctx, c.ID, learnerID, secret, hashSecret(c.ID, secret)); errors.Is(err, ErrNotFound) {
 		return "", notFound("This learner is not in the class.")
 	} else if err != nil {
 		return "", err
@@ -417,7 +417,7 @@ func (s *Service) NewSecret(ctx context.Context, a Actor, classID int64, learner
 // Leave takes a out of one of their classes; their progress stays theirs.
 // Errors: NotFound when a is not in the class.
 func (s *Service) Leave(ctx context.Context, a Actor, classID int64) error {
-	if err := s.store.RemoveMember(ctx, classID, a.ID); errors.Is(err, ErrNotFound) {
+	if err := s.classes.RemoveMember(ctx, classID, a.ID); errors.Is(err, ErrNotFound) {
 		return notFound("You are not in this class.")
 	} else if err != nil {
 		return err
@@ -434,7 +434,7 @@ func (s *Service) RemoveLearner(ctx context.Context, a Actor, classID int64, lea
 	if err != nil {
 		return err
 	}
-	if err := s.store.RemoveMember(ctx, c.ID, learnerID); errors.Is(err, ErrNotFound) {
+	if err := s.classes.RemoveMember(ctx, c.ID, learnerID); errors.Is(err, ErrNotFound) {
 		return notFound("This learner is not in the class.")
 	} else if err != nil {
 		return err
@@ -448,7 +448,7 @@ func (s *Service) RemoveLearner(ctx context.Context, a Actor, classID int64, lea
 // web layer asks first.
 func (s *Service) DeleteMyData(ctx context.Context, a Actor) error {
 	defer s.summaries.forget(a.ID)
-	return s.store.DeleteLearner(ctx, a.ID)
+	return s.classes.DeleteLearner(ctx, a.ID)
 }
 
 // Assign assigns a lesson of the course to a's class, due at the end of
@@ -475,7 +475,7 @@ func (s *Service) Assign(ctx context.Context, a Actor, classID int64, slug, dueD
 		// Due by the end of that day where the class is.
 		as.Due = day.AddDate(0, 0, 1)
 	}
-	return s.store.SetAssignment(ctx, as)
+	return s.classes.SetAssignment(ctx, as)
 }
 
 // Unassign takes a lesson off a's class. Errors: NotFound for a class not
@@ -485,7 +485,7 @@ func (s *Service) Unassign(ctx context.Context, a Actor, classID int64, slug str
 	if err != nil {
 		return err
 	}
-	return s.store.DeleteAssignment(ctx, c.ID, slug)
+	return s.classes.DeleteAssignment(ctx, c.ID, slug)
 }
 
 // DueDay returns the calendar day an assignment is due in the class's

@@ -191,13 +191,13 @@ func (s *Service) Dashboard(ctx context.Context, a Actor, classID int64, sort st
 	)
 	// The reads are independent: run them at once.
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() (err error) { members, err = s.store.Members(gctx, c.ID); return })
-	g.Go(func() (err error) { act, err = s.store.ClassActivity(gctx, c.ID); return })
-	g.Go(func() (err error) { assignments, err = s.store.Assignments(gctx, c.ID); return })
-	g.Go(func() (err error) { tries, err = s.store.ClassFirstTries(gctx, c.ID); return })
-	g.Go(func() (err error) { stats, fails, err = s.store.ClassExerciseStats(gctx, c.ID); return })
+	g.Go(func() (err error) { members, err = s.classes.Members(gctx, c.ID); return })
+	g.Go(func() (err error) { act, err = s.classes.ClassActivity(gctx, c.ID); return })
+	g.Go(func() (err error) { assignments, err = s.classes.Assignments(gctx, c.ID); return })
+	g.Go(func() (err error) { tries, err = s.classes.ClassFirstTries(gctx, c.ID); return })
+	g.Go(func() (err error) { stats, fails, err = s.classes.ClassExerciseStats(gctx, c.ID); return })
 	if c.Leaderboard {
-		g.Go(func() (err error) { week, err = s.store.WeeklyXP(gctx, c.ID, weekStart(now, d.Zone)); return })
+		g.Go(func() (err error) { week, err = s.classes.WeeklyXP(gctx, c.ID, weekStart(now, d.Zone)); return })
 	}
 	err = g.Wait()
 	if err != nil {

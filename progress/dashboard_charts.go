@@ -67,7 +67,7 @@ func weekStart(now time.Time, zone *time.Location) time.Time {
 
 func (s *Service) leaderboard(ctx context.Context, c Class, members []Member, now time.Time) ([]LeaderRow, error) {
 	zone, _ := quiz.Zone(c.TimeZone)
-	xp, err := s.store.WeeklyXP(ctx, c.ID, weekStart(now, zone))
+	xp, err := s.classes.WeeklyXP(ctx, c.ID, weekStart(now, zone))
 	if err != nil {
 		return nil, err
 	}

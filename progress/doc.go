@@ -44,9 +44,14 @@
 // Every use case takes the acting user, an Actor, which the web layer puts
 // in the request's context (WithActor, ActorFrom). The rules of what earns
 // XP live in package quiz; the core applies them and writes every award in
-// the same transaction as the attempt that earned it, through the Store
-// interface declared here. Store backends live in their own packages
-// (store for SQLite) and pass the conformance suite in progress/storetest.
+// the same transaction as the attempt that earned it. What the core keeps
+// goes through the store's parts declared here, each use case using only
+// its own: LearningStore (learners, attempts, submissions, XP, reviews),
+// ClassroomStore (teachers, sessions, classes, members, assignments, the
+// dashboard's reads), QAStore (questions and answers), RateLimiter and
+// SecretStore; Store is their sum, for wiring. Package storage implements
+// them once for SQLite and PostgreSQL, and every part passes the
+// conformance suite in progress/storetest on both engines.
 //
 // Failures a user can act on are *Error values with a Kind (NotFound,
 // Invalid, Gone, TooLarge, Unavailable, Denied, TooMany, Forbidden) and a

@@ -69,7 +69,7 @@ func (s *Service) RunExercise(ctx context.Context, a Actor, lessonSlug, exercise
 	if a, ok := quiz.ExerciseAward(ex.ID, ex.Title, ex.XPValue(), mode == grading.Submit && res.Passed()); ok {
 		award = &a
 	}
-	granted, err := s.store.RecordSubmission(ctx, Submission{
+	granted, err := s.learning.RecordSubmission(ctx, Submission{
 		LearnerID: a.ID, ExerciseID: ex.ID, Mode: string(mode), Code: code, Passed: res.Passed(),
 		Report: jsonString(out.Result.Report), At: s.now(),
 	}, award)

@@ -30,11 +30,11 @@ func (s *Service) MyClasses(ctx context.Context, a Actor) ([]MyClass, error) {
 	if !a.Known {
 		return nil, nil
 	}
-	ms, err := s.store.LearnerClasses(ctx, a.ID)
+	ms, err := s.classes.LearnerClasses(ctx, a.ID)
 	if err != nil || len(ms) == 0 {
 		return nil, err
 	}
-	progress, err := s.store.ProgressByLesson(ctx, a.ID)
+	progress, err := s.learning.ProgressByLesson(ctx, a.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +42,7 @@ func (s *Service) MyClasses(ctx context.Context, a Actor) ([]MyClass, error) {
 	var out []MyClass
 	for _, m := range ms {
 		mc := MyClass{Membership: m}
-		assignments, err := s.store.Assignments(ctx, m.Class.ID)
+		assignments, err := s.classes.Assignments(ctx, m.Class.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -55,7 +55,7 @@ func (s *Service) MyClasses(ctx context.Context, a Actor) ([]MyClass, error) {
 			mc.Assignments = append(mc.Assignments, MyAssignment{Lesson: l, DueDay: DueDay(as, m.Class.TimeZone), Done: lp.Completed(), Late: late(as, lp, now)})
 		}
 		if m.Class.Leaderboard {
-			members, err := s.store.Members(ctx, m.Class.ID)
+			members, err := s.classes.Members(ctx, m.Class.ID)
 			if err != nil {
 				return nil, err
 			}

@@ -55,7 +55,7 @@ func (s *Service) scopes(ctx context.Context, a Actor) (map[int64]Scope, error) 
 		out[0] = Scope{Name: publicScopeName}
 		return out, nil
 	}
-	ms, err := s.store.LearnerClasses(ctx, a.ID)
+	ms, err := s.classes.LearnerClasses(ctx, a.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func (s *Service) scopes(ctx context.Context, a Actor) (map[int64]Scope, error) 
 	}
 	taught := 0
 	if a.IsTeacher() {
-		cs, err := s.store.TeacherClasses(ctx, a.TeacherID)
+		cs, err := s.classes.TeacherClasses(ctx, a.TeacherID)
 		if err != nil {
 			return nil, err
 		}
@@ -82,7 +82,7 @@ func (s *Service) scopes(ctx context.Context, a Actor) (map[int64]Scope, error) 
 		if admin {
 			sc.AuthorName = a.TeacherName
 		} else if a.Known {
-			name, err := s.store.PublicName(ctx, a.ID)
+			name, err := s.qa.PublicName(ctx, a.ID)
 			if err != nil && !errors.Is(err, ErrNotFound) {
 				return nil, err
 			}
@@ -120,7 +120,7 @@ func noPost() *Error {
 
 // visiblePost finds a post a may see, with the scope it lives in.
 func (s *Service) visiblePost(ctx context.Context, a Actor, id int64) (Post, Scope, error) {
-	p, err := s.store.FindPost(ctx, id)
+	p, err := s.qa.FindPost(ctx, id)
 	if errors.Is(err, ErrNotFound) {
 		return Post{}, Scope{}, noPost()
 	}
@@ -243,7 +243,7 @@ func (s *Service) writePost(ctx context.Context, a Actor, sc Scope, p Post, in P
 		return Post{}, err
 	}
 	now := s.now()
-	if _, err := s.store.EnsureLearner(ctx, a.ID, now); err != nil {
+	if _, err := s.learning.EnsureLearner(ctx, a.ID, now); err != nil {
 		return Post{}, err
 	}
 	p.AuthorID, p.AuthorName, p.Body, p.HTML, p.CreatedAt = a.ID, sc.AuthorName, body, html, now
@@ -253,7 +253,7 @@ func (s *Service) writePost(ctx context.Context, a Actor, sc Scope, p Post, in P
 	if n != nil {
 		n.CreatedAt = now
 	}
-	return s.store.CreatePost(ctx, p, n)
+	return s.qa.CreatePost(ctx, p, n)
 }
 
 // EditPost replaces the text of a's own post, within EditWindow of
@@ -288,7 +288,7 @@ func (s *Service) EditPost(ctx context.Context, a Actor, postID int64, body, add
 		return Post{}, err
 	}
 	now := s.now()
-	if err := s.store.EditPost(ctx, p.ID, clean, html, now); err != nil {
+	if err := s.qa.EditPost(ctx, p.ID, clean, html, now); err != nil {
 		return Post{}, err
 	}
 	p.Body, p.HTML, p.EditedAt = clean, html, now
@@ -307,7 +307,7 @@ func (s *Service) DeletePost(ctx context.Context, a Actor, postID int64) (Post, 
 	if p.AuthorID != a.ID {
 		return Post{}, &Error{Kind: Forbidden, Message: "You can delete only your own posts."}
 	}
-	return p, s.store.DeletePost(ctx, p.ID, s.now())
+	return p, s.qa.DeletePost(ctx, p.ID, s.now())
 }
 
 // Accept marks an answer as the accepted one of its question; accepting
@@ -327,7 +327,7 @@ func (s *Service) Accept(ctx context.Context, a Actor, answerID int64) (Post, er
 	if ans.Hidden() {
 		return Post{}, invalid("A hidden answer cannot be accepted.")
 	}
-	q, err := s.store.FindPost(ctx, ans.QuestionID)
+	q, err := s.qa.FindPost(ctx, ans.QuestionID)
 	if err != nil {
 		return Post{}, err
 	}
@@ -348,7 +348,7 @@ func (s *Service) Accept(ctx context.Context, a Actor, answerID int64) (Post, er
 			notices = append(notices, Notice{LearnerID: q.AuthorID, Kind: NoticeAccepted, QuestionID: q.ID, PostID: ans.ID, ActorName: sc.AuthorName, CreatedAt: now})
 		}
 	}
-	if err := s.store.SetAccepted(ctx, q.ID, accepted, notices); err != nil {
+	if err := s.qa.SetAccepted(ctx, q.ID, accepted, notices); err != nil {
 		return Post{}, err
 	}
 	for _, n := range notices {
@@ -386,10 +386,10 @@ func (s *Service) MarkHelpful(ctx context.Context, a Actor, answerID int64) (Pos
 		return Post{}, invalid("You cannot mark your own answer as helpful.")
 	}
 	now := s.now()
-	if _, err := s.store.EnsureLearner(ctx, a.ID, now); err != nil {
+	if _, err := s.learning.EnsureLearner(ctx, a.ID, now); err != nil {
 		return Post{}, err
 	}
-	if _, err := s.store.MarkHelpful(ctx, p.ID, a.ID, now); err != nil {
+	if _, err := s.qa.MarkHelpful(ctx, p.ID, a.ID, now); err != nil {
 		return Post{}, err
 	}
 	return p, nil
@@ -413,10 +413,10 @@ func (s *Service) Report(ctx context.Context, a Actor, postID int64, reason stri
 		return Post{}, rerr
 	}
 	now := s.now()
-	if _, err := s.store.EnsureLearner(ctx, a.ID, now); err != nil {
+	if _, err := s.learning.EnsureLearner(ctx, a.ID, now); err != nil {
 		return Post{}, err
 	}
-	if _, err := s.store.ReportPost(ctx, p.ID, a.ID, note, now); err != nil {
+	if _, err := s.qa.ReportPost(ctx, p.ID, a.ID, note, now); err != nil {
 		return Post{}, err
 	}
 	return p, nil
@@ -451,7 +451,7 @@ func (s *Service) Moderate(ctx context.Context, a Actor, postID int64, hide bool
 	} else {
 		note = ""
 	}
-	if err := s.store.SetHidden(ctx, p.ID, at, note, now); err != nil {
+	if err := s.qa.SetHidden(ctx, p.ID, at, note, now); err != nil {
 		return Post{}, err
 	}
 	p.HiddenAt, p.HiddenReason = at, note
@@ -467,7 +467,7 @@ func (s *Service) ChoosePublicName(ctx context.Context, a Actor, name string) (s
 	if problem != "" {
 		return "", invalid(problem)
 	}
-	err := s.store.SetPublicName(ctx, a.ID, clean, key, s.now())
+	err := s.qa.SetPublicName(ctx, a.ID, clean, key, s.now())
 	if errors.Is(err, ErrConflict) {
 		return "", invalid(fmt.Sprintf("Someone already posts as %q. Add an initial or pick another name.", clean))
 	}
@@ -533,7 +533,7 @@ func (s *Service) LessonQuestions(ctx context.Context, a Actor, slug string) (Le
 	if len(scopes) == 0 {
 		return out, nil
 	}
-	posts, err := s.store.LessonPosts(ctx, q)
+	posts, err := s.qa.LessonPosts(ctx, q)
 	if err != nil {
 		return out, err
 	}
@@ -626,10 +626,10 @@ func (s *Service) ClassQuestions(ctx context.Context, a Actor, classID int64) (C
 		return ClassQA{}, err
 	}
 	var out ClassQA
-	if out.Unanswered, err = s.store.UnansweredQuestions(ctx, c.ID, maxListed); err != nil {
+	if out.Unanswered, err = s.qa.UnansweredQuestions(ctx, c.ID, maxListed); err != nil {
 		return out, err
 	}
-	out.Reported, err = s.store.ReportedPosts(ctx, c.ID, maxListed)
+	out.Reported, err = s.qa.ReportedPosts(ctx, c.ID, maxListed)
 	return out, err
 }
 
@@ -644,10 +644,10 @@ func (s *Service) PublicQuestions(ctx context.Context, a Actor) (ClassQA, error)
 	}
 	var out ClassQA
 	var err error
-	if out.Unanswered, err = s.store.UnansweredQuestions(ctx, 0, maxListed); err != nil {
+	if out.Unanswered, err = s.qa.UnansweredQuestions(ctx, 0, maxListed); err != nil {
 		return out, err
 	}
-	out.Reported, err = s.store.ReportedPosts(ctx, 0, maxListed)
+	out.Reported, err = s.qa.ReportedPosts(ctx, 0, maxListed)
 	return out, err
 }
 
@@ -656,7 +656,7 @@ func (s *Service) Notices(ctx context.Context, a Actor) ([]Notice, error) {
 	if !a.Known {
 		return nil, nil
 	}
-	return s.store.Notices(ctx, a.ID, maxListed)
+	return s.qa.Notices(ctx, a.ID, maxListed)
 }
 
 // ReadNotices marks a's notices of one question (0: all) read, so the
@@ -665,7 +665,7 @@ func (s *Service) ReadNotices(ctx context.Context, a Actor, questionID int64) er
 	if !a.Known {
 		return nil
 	}
-	n, err := s.store.ReadNotices(ctx, a.ID, questionID, s.now())
+	n, err := s.qa.ReadNotices(ctx, a.ID, questionID, s.now())
 	if n > 0 {
 		s.summaries.forget(a.ID)
 	}

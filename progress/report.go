@@ -137,14 +137,14 @@ func (s *Service) Progress(ctx context.Context, a Actor, weeks int) (Report, err
 		exercises = map[string]ExerciseState{}
 	)
 	if a.Known {
-		if r.History, err = s.store.XPHistory(ctx, a.ID); err != nil {
+		if r.History, err = s.learning.XPHistory(ctx, a.ID); err != nil {
 			return r, err
 		}
-		if times, err = s.store.ActivityTimes(ctx, a.ID); err != nil {
+		if times, err = s.learning.ActivityTimes(ctx, a.ID); err != nil {
 			return r, err
 		}
 		scores, exercises = r.Summary.Quizzes, r.Summary.Exercises
-		if r.ReviewsDue, r.ReviewsTotal, err = s.store.ReviewCounts(ctx, a.ID, now); err != nil {
+		if r.ReviewsDue, r.ReviewsTotal, err = s.learning.ReviewCounts(ctx, a.ID, now); err != nil {
 			return r, err
 		}
 	}

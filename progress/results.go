@@ -21,7 +21,7 @@ const ResultTTL = time.Minute
 // from the store.
 func (s *Service) KeepResult(ctx context.Context, a Actor, lessonSlug, partID, body string) error {
 	now := s.now()
-	return s.store.KeepResult(ctx, ResultToShow{LearnerID: a.ID, LessonSlug: lessonSlug, PartID: partID, Body: body, Expires: now.Add(ResultTTL)}, now)
+	return s.learning.KeepResult(ctx, ResultToShow{LearnerID: a.ID, LessonSlug: lessonSlug, PartID: partID, Body: body, Expires: now.Add(ResultTTL)}, now)
 }
 
 // TakeResult returns a's kept result for the lesson and forgets it; ok is
@@ -31,7 +31,7 @@ func (s *Service) TakeResult(ctx context.Context, a Actor, lessonSlug string) (r
 	if !a.Known {
 		return r, false, nil
 	}
-	r, err = s.store.TakeResult(ctx, a.ID, lessonSlug, s.now())
+	r, err = s.learning.TakeResult(ctx, a.ID, lessonSlug, s.now())
 	if errors.Is(err, ErrNotFound) {
 		return ResultToShow{}, false, nil
 	}

@@ -38,10 +38,10 @@ func (s *Service) Reviews(ctx context.Context, a Actor) (ReviewQueue, error) {
 	}
 	now := s.now()
 	var err error
-	if q.Due, q.Total, err = s.store.ReviewCounts(ctx, a.ID, now); err != nil {
+	if q.Due, q.Total, err = s.learning.ReviewCounts(ctx, a.ID, now); err != nil {
 		return q, err
 	}
-	cards, err := s.store.DueReviews(ctx, a.ID, now, reviewBatch)
+	cards, err := s.learning.DueReviews(ctx, a.ID, now, reviewBatch)
 	if err != nil {
 		return q, err
 	}
@@ -96,7 +96,7 @@ type ReviewOutcome struct {
 // the card's lesson changed and its question no longer exists.
 func (s *Service) AnswerReview(ctx context.Context, a Actor, p ReviewPost) (ReviewOutcome, error) {
 	var out ReviewOutcome
-	before, err := s.store.FindReview(ctx, a.ID, p.Key)
+	before, err := s.learning.FindReview(ctx, a.ID, p.Key)
 	if errors.Is(err, ErrNotFound) {
 		return out, notFound("That review item is not in your queue. Open the review page to get the next one.")
 	}
@@ -141,7 +141,7 @@ func (s *Service) AnswerReview(ctx context.Context, a Actor, p ReviewPost) (Revi
 	if err := s.RememberZone(ctx, a, p.TimeZone); err != nil {
 		return out, err
 	}
-	applied, granted, err := s.store.AnswerReview(ctx, answer)
+	applied, granted, err := s.learning.AnswerReview(ctx, answer)
 	if err != nil {
 		return out, err
 	}

@@ -55,8 +55,14 @@ type Invalidator interface {
 // quiz, running and submitting an exercise, answering a review, reading a
 // learner's summary and progress. It is safe for concurrent use.
 type Service struct {
-	course    atomic.Pointer[courseState]
-	store     Store
+	course atomic.Pointer[courseState]
+	// The store's parts: each use case reads and writes only the part of
+	// its concern (learning progress, the classroom, Q&A), and Ping checks
+	// the whole store for readiness.
+	learning  LearningStore
+	classes   ClassroomStore
+	qa        QAStore
+	ping      func(context.Context) error
 	grader    grading.Runner
 	now       func() time.Time
 	summaries summaries
@@ -82,7 +88,7 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Course == nil || cfg.Store == nil {
 		return nil, errors.New("progress: new service: course and store are required")
 	}
-	s := &Service{store: cfg.Store, grader: cfg.Grader, now: cfg.Now, limiter: cfg.Limiter, rules: newRules(cfg.Limits), dummyHash: sync.OnceValue(newDummyHash), text: newPostText()}
+	s := &Service{learning: cfg.Store, classes: cfg.Store, qa: cfg.Store, ping: cfg.Store.Ping, grader: cfg.Grader, now: cfg.Now, limiter: cfg.Limiter, rules: newRules(cfg.Limits), dummyHash: sync.OnceValue(newDummyHash), text: newPostText()}
 	s.summaries.invalidator = cfg.Invalidator
 	if s.now == nil {
 		s.now = time.Now
@@ -120,7 +126,7 @@ func (s *Service) Plan(exerciseID string) (*grading.Plan, bool) {
 func (s *Service) Now() time.Time { return s.now() }
 
 // Ping reports whether the store answers, for readiness checks.
-func (s *Service) Ping(ctx context.Context) error { return s.store.Ping(ctx) }
+func (s *Service) Ping(ctx context.Context) error { return s.ping(ctx) }
 
 // lessonWidget finds a lesson and one of its widgets, or a NotFound error.
 func (s *Service) lessonWidget(slug, widgetID string) (*lessons.Lesson, *lessons.Widget, error) {
@@ -148,11 +154,11 @@ func (s *Service) RememberZone(ctx context.Context, a Actor, zone string) error 
 	if sum, ok := s.summaries.get(a.ID, s.now()); ok && sum.Zone == zone {
 		return nil
 	}
-	if _, err := s.store.EnsureLearner(ctx, a.ID, s.now()); err != nil {
+	if _, err := s.learning.EnsureLearner(ctx, a.ID, s.now()); err != nil {
 		return err
 	}
 	defer s.summaries.forget(a.ID)
-	return s.store.SetTimeZone(ctx, a.ID, zone)
+	return s.learning.SetTimeZone(ctx, a.ID, zone)
 }
 
 // OpenLesson records that a opened the lesson. A first visit (not Known)
@@ -172,9 +178,9 @@ func (s *Service) OpenLesson(ctx context.Context, a Actor, slug string) error {
 		return nil
 	}
 	now := s.now()
-	if _, err := s.store.EnsureLearner(ctx, a.ID, now); err != nil {
+	if _, err := s.learning.EnsureLearner(ctx, a.ID, now); err != nil {
 		return err
 	}
 	defer s.summaries.forget(a.ID)
-	return s.store.MarkLessonOpened(ctx, a.ID, slug, now)
+	return s.learning.MarkLessonOpened(ctx, a.ID, slug, now)
 }

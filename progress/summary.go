@@ -128,46 +128,46 @@ func (s *Service) Summary(ctx context.Context, a Actor) (Summary, error) {
 	}
 	e := newSummary()
 	e.loaded, e.version = now, version
-	progress, err := s.store.ProgressByLesson(ctx, a.ID)
+	progress, err := s.learning.ProgressByLesson(ctx, a.ID)
 	if err != nil {
 		return e, err
 	}
 	for slug := range progress {
 		e.Opened[slug] = true
 	}
-	if e.XP, err = s.store.TotalXP(ctx, a.ID); err != nil {
+	if e.XP, err = s.learning.TotalXP(ctx, a.ID); err != nil {
 		return e, err
 	}
 	e.Level, _, _ = quiz.Level(e.XP)
-	if lr, err := s.store.FindLearner(ctx, a.ID); err == nil {
+	if lr, err := s.learning.FindLearner(ctx, a.ID); err == nil {
 		e.Zone = lr.TimeZone
 	}
-	times, err := s.store.ActivityTimes(ctx, a.ID)
+	times, err := s.learning.ActivityTimes(ctx, a.ID)
 	if err != nil {
 		return e, err
 	}
 	loc, _ := quiz.Zone(e.Zone)
 	st := quiz.Streak(times, now, loc)
 	e.StreakDays, e.ActiveToday = st.Days, st.ActiveToday
-	if e.ReviewsDue, _, err = s.store.ReviewCounts(ctx, a.ID, now); err != nil {
+	if e.ReviewsDue, _, err = s.learning.ReviewCounts(ctx, a.ID, now); err != nil {
 		return e, err
 	}
-	if e.Attempts, err = s.store.AttemptCounts(ctx, a.ID); err != nil {
+	if e.Attempts, err = s.learning.AttemptCounts(ctx, a.ID); err != nil {
 		return e, err
 	}
-	if e.Codes, err = s.store.LatestCodes(ctx, a.ID); err != nil {
+	if e.Codes, err = s.learning.LatestCodes(ctx, a.ID); err != nil {
 		return e, err
 	}
-	if e.Notices, err = s.store.UnreadNotices(ctx, a.ID); err != nil {
+	if e.Notices, err = s.qa.UnreadNotices(ctx, a.ID); err != nil {
 		return e, err
 	}
-	if e.Widgets, err = s.store.LastAttempts(ctx, a.ID); err != nil {
+	if e.Widgets, err = s.learning.LastAttempts(ctx, a.ID); err != nil {
 		return e, err
 	}
-	if e.Quizzes, err = s.store.QuizScores(ctx, a.ID); err != nil {
+	if e.Quizzes, err = s.learning.QuizScores(ctx, a.ID); err != nil {
 		return e, err
 	}
-	if e.Exercises, err = s.store.ExerciseStates(ctx, a.ID); err != nil {
+	if e.Exercises, err = s.learning.ExerciseStates(ctx, a.ID); err != nil {
 		return e, err
 	}
 	s.summaries.put(a.ID, e)

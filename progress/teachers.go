@@ -46,7 +46,7 @@ type TeacherInput struct {
 // Errors: *Error of kind Invalid for a malformed e-mail, a name over 80
 // characters, or a password outside MinPasswordLen..MaxPasswordLen bytes;
 // of kind Invalid too when the e-mail is already a teacher's.
-func AddTeacher(ctx context.Context, st Store, in TeacherInput, now time.Time) (Teacher, error) {
+func AddTeacher(ctx context.Context, st ClassroomStore, in TeacherInput, now time.Time) (Teacher, error) {
 	email := NormalizeEmail(in.Email)
 	if addr, err := mail.ParseAddress(email); err != nil || addr.Address != email {
 		return Teacher{}, &Error{Kind: Invalid, Message: fmt.Sprintf("%q is not an e-mail address; give one like teacher@school.example.", in.Email)}
@@ -70,12 +70,12 @@ func AddTeacher(ctx context.Context, st Store, in TeacherInput, now time.Time) (
 }
 
 // ListTeachers returns every teacher, for the operator.
-func ListTeachers(ctx context.Context, st Store) ([]Teacher, error) { return st.ListTeachers(ctx) }
+func ListTeachers(ctx context.Context, st ClassroomStore) ([]Teacher, error) { return st.ListTeachers(ctx) }
 
 // RemoveTeacher deletes the teacher with this e-mail, their sessions and
 // classes (learners keep their progress). Errors: *Error of kind NotFound
 // for an e-mail that is no teacher's.
-func RemoveTeacher(ctx context.Context, st Store, email string) (Teacher, error) {
+func RemoveTeacher(ctx context.Context, st ClassroomStore, email string) (Teacher, error) {
 	t, err := st.FindTeacherByEmail(ctx, NormalizeEmail(email))
 	if errors.Is(err, ErrNotFound) {
 		return Teacher{}, &Error{Kind: NotFound, Message: fmt.Sprintf("%s is not a teacher here; \"learn teacher list\" shows who is.", email), Err: err}
@@ -138,7 +138,7 @@ type SignedIn struct {
 // password.
 func (s *Service) SignIn(ctx context.Context, req SignInRequest) (SignedIn, error) {
 	if req.OldToken != "" {
-		if err := s.store.DeleteSession(ctx, HashToken(req.OldToken)); err != nil {
+		if err := s.classes.DeleteSession(ctx, HashToken(req.OldToken)); err != nil {
 			return SignedIn{}, err
 		}
 	}
@@ -151,7 +151,7 @@ func (s *Service) SignIn(ctx context.Context, req SignInRequest) (SignedIn, erro
 	if wait > 0 {
 		return SignedIn{}, tooMany(wait, "Too many sign-in attempts. Wait a minute, then try again.")
 	}
-	t, err := s.store.FindTeacherByEmail(ctx, email)
+	t, err := s.classes.FindTeacherByEmail(ctx, email)
 	hash := t.PasswordHash
 	if err != nil {
 		if !errors.Is(err, ErrNotFound) {
@@ -173,7 +173,7 @@ func (s *Service) openSession(ctx context.Context, t Teacher, now time.Time) (Si
 	}
 	token := base64.RawURLEncoding.EncodeToString(b[:])
 	sess := Session{TokenHash: HashToken(token), TeacherID: t.ID, CreatedAt: now, ExpiresAt: now.Add(SessionLifetime)}
-	if err := s.store.CreateSession(ctx, sess); err != nil {
+	if err := s.classes.CreateSession(ctx, sess); err != nil {
 		return SignedIn{}, err
 	}
 	return SignedIn{Token: token, Teacher: t, Expires: sess.ExpiresAt}, nil
@@ -195,7 +195,7 @@ func (s *Service) Authenticate(ctx context.Context, a Actor, token string) (Acto
 		return a, false, nil
 	}
 	h := HashToken(token)
-	_, t, err := s.store.FindSession(ctx, h, s.now())
+	_, t, err := s.classes.FindSession(ctx, h, s.now())
 	if errors.Is(err, ErrNotFound) {
 		return a, false, nil
 	}
@@ -214,7 +214,7 @@ func (s *Service) SignOut(ctx context.Context, a Actor) error {
 	if a.Session == "" {
 		return nil
 	}
-	return s.store.DeleteSession(ctx, a.Session)
+	return s.classes.DeleteSession(ctx, a.Session)
 }
 
 // ChangePassword checks the teacher's current password, stores the new
@@ -236,7 +236,7 @@ func (s *Service) ChangePassword(ctx context.Context, a Actor, current, next, ad
 	if wait > 0 {
 		return SignedIn{}, tooMany(wait, "Too many tries. Wait a minute, then try again.")
 	}
-	t, err := s.store.FindTeacher(ctx, a.TeacherID)
+	t, err := s.classes.FindTeacher(ctx, a.TeacherID)
 	if err != nil {
 		return SignedIn{}, err
 	}
@@ -247,7 +247,7 @@ func (s *Service) ChangePassword(ctx context.Context, a Actor, current, next, ad
 	if err != nil {
 		return SignedIn{}, err
 	}
-	if err := s.store.SetTeacherPassword(ctx, t.ID, hash); err != nil {
+	if err := s.classes.SetTeacherPassword(ctx, t.ID, hash); err != nil {
 		return SignedIn{}, err
 	}
 	return s.openSession(ctx, t, now)
@@ -260,5 +260,5 @@ func (s *Service) Teachers(ctx context.Context, a Actor) ([]Teacher, error) {
 	if !a.IsTeacher() || a.Role != RoleAdmin {
 		return nil, notFound("There is no page at this address.")
 	}
-	return s.store.ListTeachers(ctx)
+	return s.classes.ListTeachers(ctx)
 }

@@ -180,7 +180,7 @@ func (s *Service) CheckWidget(ctx context.Context, a Actor, p WidgetPost) (Widge
 	if err := s.RememberZone(ctx, a, p.TimeZone); err != nil {
 		return out, err
 	}
-	granted, err := s.store.RecordAttempt(ctx, attempt, fx)
+	granted, err := s.learning.RecordAttempt(ctx, attempt, fx)
 	if err != nil {
 		return out, err
 	}
