@@ -35,6 +35,23 @@ func TestChecks(t *testing.T) {
 		{"quotes need no escapes", Checks{Contains: []string{`""`, `File "`}}, "x", []string{`it does not contain “""”`, `it does not contain “File "”`}},
 		{"control characters are escaped", Checks{Contains: []string{"a\tb"}}, "x", []string{`it does not contain "a\tb"`}},
 		{"case counts", Checks{Contains: []string{"City"}}, "city", []string{`it does not contain “City”`}},
+		{"ignore_case finds another case", Checks{Contains: []string{"try again"}, IgnoreCase: true}, "Try Again in a minute.", nil},
+		{"ignore_case forbids another case", Checks{NotContains: []string{"traceback"}, IgnoreCase: true}, "TRACEBACK (most recent call last)", []string{`it contains “traceback”, which it must not`}},
+		{"ignore_case applies to contains_any", Checks{ContainsAny: []string{"EMPTY", `""`}, IgnoreCase: true}, "city is empty", nil},
+		{"spaces count without normalize_space", Checks{Contains: []string{"try again"}}, "try  again", []string{`it does not contain “try again”`}},
+		{"normalize_space joins runs of spaces", Checks{Contains: []string{"try again"}, NormalizeSpace: true}, "try \n\t again", nil},
+		{"normalize_space applies to the wanted text too", Checks{Contains: []string{"try   again"}, NormalizeSpace: true}, "try again", nil},
+		{"whole_words refuses a part of a word", Checks{Contains: []string{"retry"}, WholeWords: true}, "retrying later", []string{`it does not contain “retry”`}},
+		{"whole_words finds a later whole word", Checks{Contains: []string{"retry"}, WholeWords: true}, "retrying; retry later", nil},
+		{"whole_words at the ends", Checks{Contains: []string{"retry"}, WholeWords: true}, "retry", nil},
+		{"whole_words needs a word's start", Checks{Contains: []string{"Error:"}, WholeWords: true}, "ValueError: x", []string{`it does not contain “Error:”`}},
+		{"whole_words lets punctuation edges touch words", Checks{Contains: []string{`File "`}, WholeWords: true}, `File "x.py"`, nil},
+		{"whole_words keeps not_contains to words", Checks{NotContains: []string{"Error"}, WholeWords: true}, "ValueError - x", nil},
+		{"whole_words with accents", Checks{Contains: []string{"Espa"}, WholeWords: true}, "España", []string{`it does not contain “Espa”`}},
+		{"mentions_one_of passes on any synonym", Checks{MentionsOneOf: [][]string{{"try again", "retry"}, {"minute", "shortly"}}}, "Please retry shortly.", nil},
+		{"mentions_one_of names the missing set", Checks{MentionsOneOf: [][]string{{"try again", "retry"}, {"minute", "shortly"}}}, "Please retry.", []string{`it mentions none of “minute” or “shortly”`}},
+		{"mentions_one_of with every option", Checks{MentionsOneOf: [][]string{{"try again", "retry"}}, IgnoreCase: true, NormalizeSpace: true, WholeWords: true}, "TRY\n again", nil},
+		{"options leave the pattern alone", Checks{Matches: `^Try`, IgnoreCase: true}, "try", []string{`it does not have the form the pattern ^Try describes`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

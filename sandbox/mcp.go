@@ -73,6 +73,13 @@ type MCPCall struct {
 	Code int
 	// TextContains are strings the text content must contain.
 	TextContains []string
+	// TextChecks, when not nil, are checks the text the tool itself said
+	// (without the SDK's "Error executing tool NAME: ") must pass, for
+	// messages a learner words freely: see Checks.
+	TextChecks *Checks
+	// OutputSchema names, per tool, the properties the outputSchema that
+	// tools/list gives it must declare (the tool must have one).
+	OutputSchema map[string][]string
 	// StructuredKeys are members structuredContent must have.
 	StructuredKeys []string
 	// Hints are, per tool name, the annotation hints tools/list must give
@@ -428,9 +435,10 @@ type mcpResponse struct {
 }
 
 type mcpTool struct {
-	Name        string          `json:"name"`
-	Annotations map[string]any  `json:"annotations"`
-	InputSchema json.RawMessage `json:"inputSchema"`
+	Name         string          `json:"name"`
+	Annotations  map[string]any  `json:"annotations"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema"`
 }
 
 // hintDefaults are the values of unset annotation hints.
@@ -538,6 +546,12 @@ func (c MCPCall) expectation() string {
 	for _, t := range c.TextContains {
 		parts = append(parts, fmt.Sprintf("text that mentions %q", t))
 	}
+	if c.TextChecks != nil {
+		parts = append(parts, "text that passes the call's checks")
+	}
+	for _, tool := range mcpSortedKeys(c.OutputSchema) {
+		parts = append(parts, fmt.Sprintf("%s: an outputSchema with %s", tool, strings.Join(c.OutputSchema[tool], ", ")))
+	}
 	if len(c.StructuredKeys) > 0 {
 		parts = append(parts, "structuredContent with "+strings.Join(c.StructuredKeys, ", "))
 	}
@@ -631,6 +645,15 @@ func judgeResponse(c MCPCall, id string, raw []byte) (MCPMessage, Verdict, strin
 				return wrong(fmt.Sprintf("The text the model reads does not mention %q: it says %s.", want, mcpQuote(text)))
 			}
 		}
+		if c.TextChecks != nil {
+			fails, err := c.TextChecks.Check(said)
+			if err != nil {
+				return msg, VerdictError, "This call's checks are broken (" + err.Error() + "): the fault is in the lesson, not in your code."
+			}
+			if len(fails) > 0 {
+				return wrong(fmt.Sprintf("The text the model reads fails a check (%s): it says %s.", strings.Join(fails, "; "), mcpQuote(text)))
+			}
+		}
 		if c.Expect == ExpectToolError && len(c.TextContains) > 0 && !explains(said, c.TextContains) {
 			return wrong(fmt.Sprintf("The message only repeats the value, as a raw exception's text does (%s): say what went wrong and what would work instead.", mcpQuote(said)))
 		}
@@ -642,6 +665,24 @@ func judgeResponse(c MCPCall, id string, raw []byte) (MCPMessage, Verdict, strin
 			for _, k := range c.StructuredKeys {
 				if _, ok := sc[k]; !ok {
 					return wrong(fmt.Sprintf("structuredContent has no member %q.", k))
+				}
+			}
+		}
+		for _, name := range mcpSortedKeys(c.OutputSchema) {
+			i := slices.IndexFunc(resp.Result.Tools, func(t mcpTool) bool { return t.Name == name })
+			if i < 0 {
+				return wrong(fmt.Sprintf("tools/list has no tool named %q: keep every tool of the starter.", name))
+			}
+			var schema struct {
+				Properties map[string]json.RawMessage `json:"properties"`
+			}
+			raw := resp.Result.Tools[i].OutputSchema
+			if len(raw) == 0 || string(raw) == "null" || json.Unmarshal(raw, &schema) != nil {
+				return wrong(fmt.Sprintf("%s has no outputSchema in tools/list: declare the function's return type, so the SDK can describe the data it returns.", name))
+			}
+			for _, p := range c.OutputSchema[name] {
+				if _, ok := schema.Properties[p]; !ok {
+					return wrong(fmt.Sprintf("%s's outputSchema declares no property %q: return the type that has it.", name, p))
 				}
 			}
 		}
