@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"learn/sandbox/mcpschema"
 )
 
 // The behaviour table: one tool per row of the table the lessons teach.
@@ -442,6 +444,84 @@ func TestReadResponse(t *testing.T) {
 				if !strings.Contains(msg.Reading, w) {
 					t.Errorf("reading %q lacks %q", msg.Reading, w)
 				}
+			}
+		})
+	}
+}
+
+// TestMCPMalformedRequests sends the teaching module messages the host
+// never sends (text that is not JSON, a request that is no request,
+// arguments that are not an object) through the server's own handle_json,
+// and checks each answer against the schema.
+func TestMCPMalformedRequests(t *testing.T) {
+	sb := sharedSandbox(t, "workers")
+	script := `import asyncio
+from mcp.server import MCPServer
+
+mcp = MCPServer("echo")
+
+@mcp.tool()
+def echo(text: str = "") -> str:
+    return "echo " + text
+
+async def main():
+    for req in [
+        '{"jsonrpc": "2.0", "id": 1, "method": "tools/call"',
+        '[1, 2]',
+        '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": "hi"}}',
+        '{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "echo", "arguments": []}}',
+        '{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "echo", "arguments": 0}}',
+        '{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "echo", "arguments": null}}',
+        '{"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "x"}}}',
+    ]:
+        print(await mcp.handle_json(req))
+
+asyncio.run(main())
+`
+	rep, err := sb.GradeMCP(context.Background(), script, nil, MCPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(rep.Script.Stdout), "\n")
+	tests := []struct {
+		name   string
+		id     any // nil: no id member at all
+		code   int // 0: a result
+		schema string
+	}{
+		{"parse error leaves id out", nil, -32700, "JSONRPCErrorResponse"},
+		{"a request that is no object leaves id out", nil, -32600, "JSONRPCErrorResponse"},
+		{"string arguments are invalid params", 2.0, -32602, "JSONRPCErrorResponse"},
+		{"array arguments are invalid params", 3.0, -32602, "JSONRPCErrorResponse"},
+		{"number arguments are invalid params", 4.0, -32602, "JSONRPCErrorResponse"},
+		{"null arguments are no arguments", 5.0, 0, "JSONRPCResultResponse"},
+		{"object arguments run the tool", 6.0, 0, "JSONRPCResultResponse"},
+	}
+	if len(lines) != len(tests) {
+		t.Fatalf("got %d lines, want %d: stdout %q, stderr %q", len(lines), len(tests), rep.Script.Stdout, rep.Script.Stderr)
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var v map[string]any
+			if err := json.Unmarshal([]byte(lines[i]), &v); err != nil {
+				t.Fatalf("not JSON: %v: %s", err, lines[i])
+			}
+			if err := mcpschema.Validate(tt.schema, v); err != nil {
+				t.Errorf("breaks %s: %v: %s", tt.schema, err, lines[i])
+			}
+			id, has := v["id"]
+			if (tt.id == nil && has) || (tt.id != nil && id != tt.id) {
+				t.Errorf("id %v (present %v), want %v: %s", id, has, tt.id, lines[i])
+			}
+			e, isErr := v["error"].(map[string]any)
+			switch {
+			case tt.code == 0 && isErr:
+				t.Errorf("an error, want a result: %s", lines[i])
+			case tt.code != 0 && (!isErr || int(e["code"].(float64)) != tt.code):
+				t.Errorf("want error code %d: %s", tt.code, lines[i])
+			}
+			if res, ok := v["result"].(map[string]any); ok && res["isError"] == true {
+				t.Errorf("a tool error, want a plain result: %s", lines[i])
 			}
 		})
 	}
