@@ -149,6 +149,7 @@ type ExerciseCase struct {
 //	  not_contains: [Traceback, 'File "']  # none may appear
 //	  max_length: 200                  # at most this many characters
 //	  matches: '^party_size .+\.$'     # a Go regular expression it must match
+//	  not_matches: '\b[A-Z]\w*Error\b' # one it must not match anywhere
 //	  ignore_case: true                # the strings above match in any case
 //	  normalize_space: true            # a run of whitespace counts as one space
 //	  whole_words: true                # "retry" is not found in "retrying"
@@ -162,6 +163,7 @@ type Checks struct {
 	NotContains    []string   `yaml:"not_contains"`
 	MaxLength      int        `yaml:"max_length"`
 	Matches        string     `yaml:"matches"`
+	NotMatches     string     `yaml:"not_matches"`
 	MentionsOneOf  [][]string `yaml:"mentions_one_of"`
 	IgnoreCase     bool       `yaml:"ignore_case"`
 	NormalizeSpace bool       `yaml:"normalize_space"`
@@ -201,6 +203,9 @@ func (c *Checks) Describe() string {
 	if c.Matches != "" {
 		fmt.Fprintf(&b, "- matches the pattern %s\n", c.Matches)
 	}
+	if c.NotMatches != "" {
+		fmt.Fprintf(&b, "- does not match the pattern %s\n", c.NotMatches)
+	}
 	var opts []string
 	if c.IgnoreCase {
 		opts = append(opts, "in any case")
@@ -235,7 +240,7 @@ func quoteJoin(list []string, conj string) string {
 
 // empty reports whether no check is set.
 func (c *Checks) empty() bool {
-	return len(c.Contains) == 0 && len(c.ContainsAny) == 0 && len(c.NotContains) == 0 && c.MaxLength == 0 && c.Matches == "" && len(c.MentionsOneOf) == 0
+	return len(c.Contains) == 0 && len(c.ContainsAny) == 0 && len(c.NotContains) == 0 && c.MaxLength == 0 && c.Matches == "" && c.NotMatches == "" && len(c.MentionsOneOf) == 0
 }
 
 // merged returns the exercise's checks (may be nil) joined with a case's
@@ -255,6 +260,7 @@ func merged(ex, c *Checks) (*Checks, string) {
 		NotContains: append(append([]string(nil), ex.NotContains...), c.NotContains...),
 		MaxLength:   ex.MaxLength,
 		Matches:     ex.Matches,
+		NotMatches:  ex.NotMatches,
 		// Sets of synonyms are joined; an option set in either place holds.
 		MentionsOneOf:  append(append([][]string(nil), ex.MentionsOneOf...), c.MentionsOneOf...),
 		IgnoreCase:     ex.IgnoreCase || c.IgnoreCase,
@@ -276,6 +282,12 @@ func merged(ex, c *Checks) (*Checks, string) {
 	case c.Matches != "":
 		m.Matches = c.Matches
 	}
+	switch {
+	case c.NotMatches != "" && ex.NotMatches != "":
+		return nil, "not_matches"
+	case c.NotMatches != "":
+		m.NotMatches = c.NotMatches
+	}
 	return &m, ""
 }
 
@@ -283,7 +295,7 @@ func merged(ex, c *Checks) (*Checks, string) {
 func checkProblems(c *Checks) []string {
 	var ps []string
 	if c.empty() {
-		ps = append(ps, "checks is empty: set at least one of contains, contains_any, mentions_one_of, not_contains, max_length, matches")
+		ps = append(ps, "checks is empty: set at least one of contains, contains_any, mentions_one_of, not_contains, max_length, matches, not_matches")
 	}
 	for i, set := range c.MentionsOneOf {
 		if len(set) == 0 {
@@ -312,9 +324,12 @@ func checkProblems(c *Checks) []string {
 	if c.MaxLength < 0 {
 		ps = append(ps, "max_length must be 1 or more, such as \"max_length: 200\"")
 	}
-	if c.Matches != "" {
-		if _, err := regexp.Compile(c.Matches); err != nil {
-			ps = append(ps, fmt.Sprintf("matches %q is not a valid Go regular expression: %v", c.Matches, err))
+	for key, pattern := range map[string]string{"matches": c.Matches, "not_matches": c.NotMatches} {
+		if pattern == "" {
+			continue
+		}
+		if _, err := regexp.Compile(pattern); err != nil {
+			ps = append(ps, fmt.Sprintf("%s %q is not a valid Go regular expression: %v", key, pattern, err))
 		}
 	}
 	sort.Strings(ps)
@@ -423,7 +438,7 @@ func (r *renderer) decodeExercise(file string, body []byte, line int) (*Widget, 
 	dec := yaml.NewDecoder(bytes.NewReader(body))
 	dec.KnownFields(true)
 	if err := dec.Decode(&e); err != nil {
-		add(line+yamlErrorLine(err, 0), "%s (known fields: id, title, prompt, starter, solution, compare, schema, checks, xp, samples, hidden, mcp, wrong_solutions, other_solutions; a case has name, rule, stdin, expected or checks; checks has contains, contains_any, mentions_one_of, not_contains, max_length, matches, ignore_case, normalize_space, whole_words; a wrong or other solution has note, and code or replace and with)", yamlErrorText(err))
+		add(line+yamlErrorLine(err, 0), "%s (known fields: id, title, prompt, starter, solution, compare, schema, checks, xp, samples, hidden, mcp, wrong_solutions, other_solutions; a case has name, rule, stdin, expected or checks; checks has contains, contains_any, mentions_one_of, not_contains, max_length, matches, not_matches, ignore_case, normalize_space, whole_words; a wrong or other solution has note, and code or replace and with)", yamlErrorText(err))
 		return nil, ps
 	}
 	at := func(key string) int { return line + keyLine(&node, key) }

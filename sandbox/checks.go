@@ -34,6 +34,10 @@ type Checks struct {
 	// to match the whole. The options below do not apply to it (write
 	// (?i) for a pattern that ignores case).
 	Matches string
+	// NotMatches is a regular expression (Go RE2 syntax) the output must
+	// not match anywhere, such as `\b[A-Z]\w*Error\b` for any exception
+	// name.
+	NotMatches string
 	// MentionsOneOf lists sets of synonyms: of each set at least one must
 	// appear, such as ["try again", "retry"].
 	MentionsOneOf [][]string
@@ -165,6 +169,15 @@ func (c Checks) check(output string) ([]checkFailure, error) {
 		}
 		if !re.MatchString(trimmed) {
 			fails = append(fails, checkFailure{fmt.Sprintf("it does not have the form the pattern %s describes", c.Matches), form})
+		}
+	}
+	if c.NotMatches != "" {
+		re, err := regexp.Compile(c.NotMatches)
+		if err != nil {
+			return fails, fmt.Errorf("sandbox: checks: not_matches %q is not a valid regular expression: %w", c.NotMatches, err)
+		}
+		if loc := re.FindStringIndex(trimmed); loc != nil {
+			fails = append(fails, checkFailure{fmt.Sprintf("it contains %s, which the pattern %s forbids", quoteText(trimmed[loc[0]:loc[1]]), c.NotMatches), forbidden})
 		}
 	}
 	return fails, nil

@@ -51,6 +51,8 @@ func TestChecks(t *testing.T) {
 		{"mentions_one_of passes on any synonym", Checks{MentionsOneOf: [][]string{{"try again", "retry"}, {"minute", "shortly"}}}, "Please retry shortly.", nil},
 		{"mentions_one_of names the missing set", Checks{MentionsOneOf: [][]string{{"try again", "retry"}, {"minute", "shortly"}}}, "Please retry.", []string{`it mentions none of “minute” or “shortly”`}},
 		{"mentions_one_of with every option", Checks{MentionsOneOf: [][]string{{"try again", "retry"}}, IgnoreCase: true, NormalizeSpace: true, WholeWords: true}, "TRY\n again", nil},
+		{"not_matches names what it found", Checks{NotMatches: `\b[A-Z]\w*(Error|Exception)\b`}, "ValueError - bad date", []string{"it contains “ValueError”, which the pattern \\b[A-Z]\\w*(Error|Exception)\\b forbids"}},
+		{"not_matches passes what it does not match", Checks{NotMatches: `\b[A-Z]\w*(Error|Exception)\b`}, "Error: bad date", nil},
 		{"options leave the pattern alone", Checks{Matches: `^Try`, IgnoreCase: true}, "try", []string{`it does not have the form the pattern ^Try describes`}},
 	}
 	for _, tt := range tests {
