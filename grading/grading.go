@@ -98,7 +98,7 @@ func NewPlan(ex *lessons.Exercise) (*Plan, error) {
 func sandboxCall(c lessons.MCPCall) sandbox.MCPCall {
 	return sandbox.MCPCall{Name: c.Name, Hidden: c.Hidden, Method: c.Method, Tool: c.Tool, Arguments: c.Arguments,
 		Expect: c.Expect, Code: c.Code, TextContains: c.TextContains, StructuredKeys: c.StructuredKeys, Hints: c.Hints,
-		TextChecks: (*sandbox.Checks)(c.TextChecks), OutputSchema: c.OutputSchema, Advice: c.Advice}
+		TextChecks: (*sandbox.Checks)(c.TextChecks), SameAs: c.SameAs, OutputSchema: c.OutputSchema, Advice: c.Advice}
 }
 
 func sandboxCase(ex *lessons.Exercise, c lessons.ExerciseCase, hidden bool) sandbox.Case {

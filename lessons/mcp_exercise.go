@@ -49,7 +49,9 @@ import (
 // words a learner chooses), members of structuredContent (structured_keys)
 // and, for tools/list, the annotation hints of named tools with unset hints
 // at their defaults (hints) and the properties their outputSchema declares
-// (output_schema). A call's rule quotes the words of the prompt it checks.
+// (output_schema); same_as names, per member of structuredContent, an
+// earlier call that must have returned the same value for it (a replay's
+// whole charge_id). A call's rule quotes the words of the prompt it checks.
 //
 //   - name: Timeout says to retry
 //     rule: the model can wait and try again, so tell it that
@@ -82,6 +84,7 @@ type MCPCall struct {
 	StructuredKeys []string                   `yaml:"structured_keys"`
 	Hints          map[string]map[string]bool `yaml:"hints"`
 	TextChecks     *Checks                    `yaml:"text_checks"`
+	SameAs         map[string]string          `yaml:"same_as"`
 	OutputSchema   map[string][]string        `yaml:"output_schema"`
 	Advice         string                     `yaml:"advice"`
 }
@@ -138,6 +141,11 @@ func (m *MCPExercise) validate(e *Exercise, file string, line int) []Problem {
 	}
 	names := map[string]bool{}
 	for i, c := range m.Calls {
+		for member, first := range c.SameAs {
+			if !names[first] {
+				add("call %q: same_as %s names %q, which is not an earlier call", c.Name, member, first)
+			}
+		}
 		where := fmt.Sprintf("call %d", i+1)
 		if strings.TrimSpace(c.Name) == "" {
 			add("%s has no name: give each call a short name such as \"Unknown id Z9\"", where)

@@ -77,6 +77,10 @@ type MCPCall struct {
 	// (without the SDK's "Error executing tool NAME: ") must pass, for
 	// messages a learner words freely: see Checks.
 	TextChecks *Checks
+	// SameAs names, per member of structuredContent, an earlier call whose
+	// structuredContent had the same value for it: a replay must return
+	// the first charge's whole charge_id, not one of the same shape.
+	SameAs map[string]string
 	// OutputSchema names, per tool, the properties the outputSchema that
 	// tools/list gives it must declare (the tool must have one).
 	OutputSchema map[string][]string
@@ -246,6 +250,9 @@ func judgeMCP(calls []MCPCall, ids []string, reqs [][]byte, tr transcript, end e
 		script = tr.Cases[0]
 	}
 	rep.Script = scriptResult(tr, script, end, l)
+	// structured holds each answered call's structuredContent members, for
+	// calls that compare with an earlier one (SameAs).
+	structured := map[string]map[string]json.RawMessage{}
 	for i, c := range calls {
 		var g guestCase
 		if i+1 < len(tr.Cases) {
@@ -280,6 +287,11 @@ func judgeMCP(calls []MCPCall, ids []string, reqs [][]byte, tr transcript, end e
 			res.Message = "The server sent no response to this request."
 		case g.Ended:
 			msg, verdict, text := judgeResponse(c, ids[i], g.Response)
+			members := structuredMembers(g.Response)
+			structured[c.Name] = members
+			if verdict == VerdictPassed {
+				verdict, text = judgeSameAs(c, members, structured)
+			}
 			msg.Call = c.Name
 			rep.Host = append(rep.Host, msg)
 			res.Actual = msg.JSON
@@ -314,6 +326,49 @@ func judgeMCP(calls []MCPCall, ids []string, reqs [][]byte, tr transcript, end e
 		rep.Cases = append(rep.Cases, res)
 	}
 	return rep
+}
+
+// structuredMembers returns the members of a response's structuredContent
+// object; nil when it has none.
+func structuredMembers(raw []byte) map[string]json.RawMessage {
+	var resp struct {
+		Result struct {
+			StructuredContent map[string]json.RawMessage `json:"structuredContent"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(raw, &resp) != nil {
+		return nil
+	}
+	return resp.Result.StructuredContent
+}
+
+// judgeSameAs compares the members a call names with those of the earlier
+// calls it names.
+func judgeSameAs(c MCPCall, members map[string]json.RawMessage, earlier map[string]map[string]json.RawMessage) (Verdict, string) {
+	for _, member := range mcpSortedKeys(c.SameAs) {
+		first := c.SameAs[member]
+		want, ok := earlier[first][member]
+		if !ok {
+			return VerdictWrongOutput, fmt.Sprintf("The earlier call %q gave no %s in structuredContent to compare with.", first, member)
+		}
+		got, ok := members[member]
+		if !ok {
+			return VerdictWrongOutput, fmt.Sprintf("structuredContent has no member %q.", member)
+		}
+		if !rawJSONEqual(want, got) {
+			return VerdictWrongOutput, fmt.Sprintf("%s is %s, but the call %q returned %s: a repeat must return the same one.", member, got, first, want)
+		}
+	}
+	return VerdictPassed, "Passed."
+}
+
+// rawJSONEqual reports whether two JSON texts hold equal values.
+func rawJSONEqual(a, b json.RawMessage) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return jsonEqual(x, y)
 }
 
 // scriptResult describes the learner's own run of their file.
@@ -548,6 +603,9 @@ func (c MCPCall) expectation() string {
 	}
 	if c.TextChecks != nil {
 		parts = append(parts, "text that passes the call's checks")
+	}
+	for _, member := range mcpSortedKeys(c.SameAs) {
+		parts = append(parts, fmt.Sprintf("the same %s as %q", member, c.SameAs[member]))
 	}
 	for _, tool := range mcpSortedKeys(c.OutputSchema) {
 		parts = append(parts, fmt.Sprintf("%s: an outputSchema with %s", tool, strings.Join(c.OutputSchema[tool], ", ")))
