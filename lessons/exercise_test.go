@@ -169,3 +169,39 @@ func TestLoadExerciseJSON(t *testing.T) {
 		t.Errorf("exercise = %+v", e)
 	}
 }
+
+func TestLoadMCPCallProblems(t *testing.T) {
+	const head = "id: x\ntitle: X\nprompt: P\nstarter: pass\nsolution: pass\nmcp:\n  calls:\n    - name: A\n      tool: t\n      expect: result\n"
+	tests := []struct {
+		name, calls, want string
+	}{
+		{"same_as names a later call", "    - name: B\n      tool: t\n      expect: result\n      same_as: {charge_id: C}\n    - name: C\n      tool: t\n      expect: result\n",
+			`call "B": same_as charge_id names "C", which is not an earlier call`},
+		{"text_checks on tools/list", "    - name: B\n      method: tools/list\n      hints: {t: {readOnlyHint: true}}\n      text_checks: {contains: [x]}\n",
+			"a tools/list call takes no tool, arguments, text_contains, text_checks or structured_keys"},
+		{"output_schema on tools/call", "    - name: B\n      tool: t\n      expect: result\n      output_schema: {t: [a]}\n",
+			"hints and output_schema are read from tools/list"},
+		{"bad text_checks", "    - name: B\n      tool: t\n      expect: tool error\n      text_checks: {mentions_one_of: [[]]}\n",
+			"text_checks: mentions_one_of set 1 is empty"},
+		{"text_checks on a protocol error", "    - name: B\n      tool: t\n      expect: protocol error\n      text_checks: {contains: [x]}\n",
+			"a protocol error has no text content or structuredContent to check"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Load(fstest.MapFS{"a.md": {Data: []byte(exerciseLesson(head + tt.calls))}})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Load error = %v, want one with %q", err, tt.want)
+			}
+		})
+	}
+	ok := head + "      rule: the first call\n    - name: B\n      tool: t\n      expect: result\n      same_as: {charge_id: A}\n" +
+		"      text_checks: {mentions_one_of: [[a, b]], ignore_case: true}\n    - name: C\n      method: tools/list\n      output_schema: {t: [a]}\n"
+	c, err := Load(fstest.MapFS{"a.md": {Data: []byte(exerciseLesson(ok))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _, _ := c.Exercise("x")
+	if calls := e.MCP.Calls; calls[0].Rule != "the first call" || calls[1].SameAs["charge_id"] != "A" || !calls[1].TextChecks.IgnoreCase || calls[2].OutputSchema["t"][0] != "a" {
+		t.Errorf("calls = %+v", calls)
+	}
+}

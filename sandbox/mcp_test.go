@@ -526,3 +526,79 @@ asyncio.run(main())
 		})
 	}
 }
+
+// TestMCPCallChecks grades one server against calls that use the checks of
+// free wording (TextChecks), compare with an earlier call (SameAs) and read
+// a tool's outputSchema (OutputSchema).
+func TestMCPCallChecks(t *testing.T) {
+	sb := sharedSandbox(t, "workers")
+	server := `from typing import TypedDict
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+mcp = MCPServer("checks")
+COUNT = [0]
+
+class Reading(TypedDict):
+    city: str
+    temperature_c: float
+
+@mcp.tool()
+def status() -> str:
+    raise ToolError("The service is busy. Try Again   in a minute.")
+
+@mcp.tool()
+def charge(key: str) -> dict:
+    COUNT[0] += 1
+    return {"charge_id": "ch-%d" % (COUNT[0] if key == "new" else 1)}
+
+@mcp.tool()
+def reading(city: str) -> Reading:
+    return Reading(city=city, temperature_c=1.5)
+
+@mcp.tool()
+def loose(city: str) -> dict:
+    return {"city": city}
+`
+	retry := &Checks{MentionsOneOf: [][]string{{"try again", "retry"}}, IgnoreCase: true, NormalizeSpace: true}
+	tests := []struct {
+		name string
+		call MCPCall
+		want string // "" passes; else a part of the message
+	}{
+		{"text checks pass other case and spacing", MCPCall{Tool: "status", Expect: ExpectToolError, TextChecks: retry}, ""},
+		{"text checks fail without the option", MCPCall{Tool: "status", Expect: ExpectToolError, TextChecks: &Checks{Contains: []string{"try again"}}},
+			"fails a check (it does not contain “try again”)"},
+		{"text checks read the tool's words, not the SDK's prefix", MCPCall{Tool: "status", Expect: ExpectToolError, TextChecks: &Checks{NotContains: []string{"Error executing"}}}, ""},
+		{"same as an earlier call", MCPCall{Tool: "charge", Arguments: map[string]any{"key": "k"}, Expect: ExpectResult, SameAs: map[string]string{"charge_id": "first"}}, ""},
+		{"a new id of the same shape is not the same", MCPCall{Tool: "charge", Arguments: map[string]any{"key": "new"}, Expect: ExpectResult, SameAs: map[string]string{"charge_id": "first"}},
+			`charge_id is "ch-3", but the call "first" returned "ch-1"`},
+		{"output schema declares the fields", MCPCall{Method: MethodToolsList, OutputSchema: map[string][]string{"reading": {"city", "temperature_c"}}}, ""},
+		{"output schema lacks a field", MCPCall{Method: MethodToolsList, OutputSchema: map[string][]string{"loose": {"city"}}}, `loose`},
+		{"output schema of a missing tool", MCPCall{Method: MethodToolsList, OutputSchema: map[string][]string{"nope": {"city"}}}, `no tool named "nope"`},
+	}
+	calls := []MCPCall{{Name: "first", Tool: "charge", Arguments: map[string]any{"key": "k"}, Expect: ExpectResult}}
+	for _, tt := range tests {
+		c := tt.call
+		c.Name = tt.name
+		calls = append(calls, c)
+	}
+	rep, err := sb.GradeMCP(context.Background(), server, calls, MCPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Cases) != len(calls) {
+		t.Fatalf("%d cases for %d calls: %+v %+v", len(rep.Cases), len(calls), rep.Cases, rep.Script)
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := rep.Cases[i+1]
+			switch {
+			case tt.want == "" && got.Verdict != VerdictPassed:
+				t.Errorf("%s: %s, want passed", got.Verdict, got.Message)
+			case tt.want != "" && (got.Verdict != VerdictWrongOutput || !strings.Contains(got.Message, tt.want)):
+				t.Errorf("%s: %q, want wrong output with %q", got.Verdict, got.Message, tt.want)
+			}
+		})
+	}
+}
