@@ -70,7 +70,7 @@ func NewPlan(ex *lessons.Exercise) (*Plan, error) {
 	if ex.MCP != nil {
 		p.mcp = true
 		for _, c := range ex.MCP.Calls {
-			call := sandbox.MCPCall(c)
+			call := sandboxCall(c)
 			p.mcpAll = append(p.mcpAll, call)
 			if !c.Hidden {
 				p.mcpSample = append(p.mcpSample, call)
@@ -92,6 +92,13 @@ func NewPlan(ex *lessons.Exercise) (*Plan, error) {
 		p.all = append(p.all, sandboxCase(ex, c, true))
 	}
 	return p, nil
+}
+
+// sandboxCall is the sandbox's form of one of the exercise's MCP calls.
+func sandboxCall(c lessons.MCPCall) sandbox.MCPCall {
+	return sandbox.MCPCall{Name: c.Name, Hidden: c.Hidden, Method: c.Method, Tool: c.Tool, Arguments: c.Arguments,
+		Expect: c.Expect, Code: c.Code, TextContains: c.TextContains, StructuredKeys: c.StructuredKeys, Hints: c.Hints,
+		TextChecks: (*sandbox.Checks)(c.TextChecks), SameAs: c.SameAs, OutputSchema: c.OutputSchema, Advice: c.Advice}
 }
 
 func sandboxCase(ex *lessons.Exercise, c lessons.ExerciseCase, hidden bool) sandbox.Case {

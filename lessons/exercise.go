@@ -74,6 +74,28 @@ const (
 // on "Submit" and are never sent to the browser. The solution is used only by
 // "learn check", which requires it to pass every case and the starter to
 // fail at least one.
+//
+// A case (or an MCP call) may quote, as its rule, the words of the prompt it
+// checks; "learn check --strict" warns about a hidden one without. The
+// grader itself is tested like code: wrong_solutions are programs a learner
+// might plausibly write, each with a note of what it gets wrong, that must
+// fail at least one case; other_solutions are right programs in other
+// styles that must pass every case. Each is given whole (code) or as the
+// reference solution with one passage replaced (replace and with). Like the
+// solution, they are used only by "learn check" and never reach a page.
+//
+//	hidden:
+//	  - name: Exactly forty characters
+//	    rule: A value longer than 40 characters is shortened
+//	    …
+//	wrong_solutions:
+//	  - note: shortens at 60 characters, not 40
+//	    replace: "LONGEST_SHOWN = 40"
+//	    with: "LONGEST_SHOWN = 60"
+//	other_solutions:
+//	  - note: another wording, with an f-string
+//	    code: |
+//	      …
 type Exercise struct {
 	ID       string         `yaml:"id"`
 	Title    string         `yaml:"title"`
@@ -87,6 +109,11 @@ type Exercise struct {
 	Samples  []ExerciseCase `yaml:"samples"`
 	Hidden   []ExerciseCase `yaml:"hidden"`
 	MCP      *MCPExercise   `yaml:"mcp"` // an MCP exercise: see MCPExercise
+	// WrongSolutions must each fail at least one case; OtherSolutions
+	// must each pass every case. After loading, each one's Code holds the
+	// whole program.
+	WrongSolutions []GraderSolution `yaml:"wrong_solutions"`
+	OtherSolutions []GraderSolution `yaml:"other_solutions"`
 
 	// PromptHTML is Prompt rendered as markdown.
 	PromptHTML template.HTML `yaml:"-"`
@@ -99,7 +126,9 @@ type Exercise struct {
 // own, and for a case graded by checks Expected holds a plain description
 // of them for the samples table (it is never compared).
 type ExerciseCase struct {
-	Name     string  `yaml:"name"`
+	Name string `yaml:"name"`
+	// Rule quotes the words of the prompt this case checks.
+	Rule     string  `yaml:"rule"`
 	Stdin    string  `yaml:"stdin"`
 	Expected string  `yaml:"expected"`
 	Checks   *Checks `yaml:"checks"`
@@ -107,22 +136,49 @@ type ExerciseCase struct {
 
 // Checks are properties a case's output must have, for answers that may
 // be worded in many ways: every check that is set must hold. Strings match
-// case-sensitively anywhere in the output; lengths count characters, not
-// counting whitespace at the ends. The fields are those of sandbox.Checks,
-// so callers convert with (*sandbox.Checks)(c.Checks).
+// case-sensitively anywhere in the output unless an option says otherwise;
+// lengths count characters, not counting whitespace at the ends. The
+// fields are those of sandbox.Checks, so callers convert with
+// (*sandbox.Checks)(c.Checks).
 //
 //	checks:
 //	  contains: [party_size, "40"]     # each must appear
 //	  contains_any: [None, "null"]     # at least one must appear
+//	  mentions_one_of:                 # of each set, at least one must appear
+//	    - [try again, retry]
 //	  not_contains: [Traceback, 'File "']  # none may appear
 //	  max_length: 200                  # at most this many characters
 //	  matches: '^party_size .+\.$'     # a Go regular expression it must match
+//	  not_matches: '\b[A-Z]\w*Error\b' # one it must not match anywhere
+//	  ignore_case: true                # the strings above match in any case
+//	  normalize_space: true            # a run of whitespace counts as one space
+//	  whole_words: true                # "retry" is not found in "retrying"
+//
+// The three options apply to contains, contains_any, mentions_one_of and
+// not_contains (not to matches: write (?i) in the pattern); all are off by
+// default, so a course written before they existed keeps its meaning.
 type Checks struct {
-	Contains    []string `yaml:"contains"`
-	ContainsAny []string `yaml:"contains_any"`
-	NotContains []string `yaml:"not_contains"`
-	MaxLength   int      `yaml:"max_length"`
-	Matches     string   `yaml:"matches"`
+	Contains       []string   `yaml:"contains"`
+	ContainsAny    []string   `yaml:"contains_any"`
+	NotContains    []string   `yaml:"not_contains"`
+	MaxLength      int        `yaml:"max_length"`
+	Matches        string     `yaml:"matches"`
+	NotMatches     string     `yaml:"not_matches"`
+	MentionsOneOf  [][]string `yaml:"mentions_one_of"`
+	IgnoreCase     bool       `yaml:"ignore_case"`
+	NormalizeSpace bool       `yaml:"normalize_space"`
+	WholeWords     bool       `yaml:"whole_words"`
+}
+
+// GraderSolution is a program kept to test an exercise's grader: a wrong
+// one with a note of what it gets wrong, or another right one with a note
+// of its style. It is the whole program (code), or the reference solution
+// with the one passage replace changed to with.
+type GraderSolution struct {
+	Note    string `yaml:"note"`
+	Code    string `yaml:"code"`
+	Replace string `yaml:"replace"`
+	With    string `yaml:"with"`
 }
 
 // Describe says in plain lines what output passes the checks.
@@ -135,6 +191,9 @@ func (c *Checks) Describe() string {
 	if len(c.ContainsAny) > 0 {
 		fmt.Fprintf(&b, "- contains %s\n", quoteJoin(c.ContainsAny, "or"))
 	}
+	for _, set := range c.MentionsOneOf {
+		fmt.Fprintf(&b, "- mentions %s\n", quoteJoin(set, "or"))
+	}
 	if len(c.NotContains) > 0 {
 		fmt.Fprintf(&b, "- does not contain %s\n", quoteJoin(c.NotContains, "or"))
 	}
@@ -143,6 +202,22 @@ func (c *Checks) Describe() string {
 	}
 	if c.Matches != "" {
 		fmt.Fprintf(&b, "- matches the pattern %s\n", c.Matches)
+	}
+	if c.NotMatches != "" {
+		fmt.Fprintf(&b, "- does not match the pattern %s\n", c.NotMatches)
+	}
+	var opts []string
+	if c.IgnoreCase {
+		opts = append(opts, "in any case")
+	}
+	if c.NormalizeSpace {
+		opts = append(opts, "with any spacing")
+	}
+	if c.WholeWords {
+		opts = append(opts, "as whole words")
+	}
+	if len(opts) > 0 {
+		fmt.Fprintf(&b, "(the words match %s)\n", strings.Join(opts, ", "))
 	}
 	return b.String()
 }
@@ -165,7 +240,7 @@ func quoteJoin(list []string, conj string) string {
 
 // empty reports whether no check is set.
 func (c *Checks) empty() bool {
-	return len(c.Contains) == 0 && len(c.ContainsAny) == 0 && len(c.NotContains) == 0 && c.MaxLength == 0 && c.Matches == ""
+	return len(c.Contains) == 0 && len(c.ContainsAny) == 0 && len(c.NotContains) == 0 && c.MaxLength == 0 && c.Matches == "" && c.NotMatches == "" && len(c.MentionsOneOf) == 0
 }
 
 // merged returns the exercise's checks (may be nil) joined with a case's
@@ -185,6 +260,12 @@ func merged(ex, c *Checks) (*Checks, string) {
 		NotContains: append(append([]string(nil), ex.NotContains...), c.NotContains...),
 		MaxLength:   ex.MaxLength,
 		Matches:     ex.Matches,
+		NotMatches:  ex.NotMatches,
+		// Sets of synonyms are joined; an option set in either place holds.
+		MentionsOneOf:  append(append([][]string(nil), ex.MentionsOneOf...), c.MentionsOneOf...),
+		IgnoreCase:     ex.IgnoreCase || c.IgnoreCase,
+		NormalizeSpace: ex.NormalizeSpace || c.NormalizeSpace,
+		WholeWords:     ex.WholeWords || c.WholeWords,
 	}
 	if c.MaxLength > 0 && (m.MaxLength == 0 || c.MaxLength < m.MaxLength) {
 		m.MaxLength = c.MaxLength
@@ -201,6 +282,12 @@ func merged(ex, c *Checks) (*Checks, string) {
 	case c.Matches != "":
 		m.Matches = c.Matches
 	}
+	switch {
+	case c.NotMatches != "" && ex.NotMatches != "":
+		return nil, "not_matches"
+	case c.NotMatches != "":
+		m.NotMatches = c.NotMatches
+	}
 	return &m, ""
 }
 
@@ -208,7 +295,17 @@ func merged(ex, c *Checks) (*Checks, string) {
 func checkProblems(c *Checks) []string {
 	var ps []string
 	if c.empty() {
-		ps = append(ps, "checks is empty: set at least one of contains, contains_any, not_contains, max_length, matches")
+		ps = append(ps, "checks is empty: set at least one of contains, contains_any, mentions_one_of, not_contains, max_length, matches, not_matches")
+	}
+	for i, set := range c.MentionsOneOf {
+		if len(set) == 0 {
+			ps = append(ps, fmt.Sprintf("mentions_one_of set %d is empty: list the words of which one must appear, such as [try again, retry]", i+1))
+		}
+		for _, v := range set {
+			if v == "" {
+				ps = append(ps, fmt.Sprintf("mentions_one_of set %d has an empty string, which every output contains: remove it", i+1))
+			}
+		}
 	}
 	for key, list := range map[string][]string{"contains": c.Contains, "contains_any": c.ContainsAny, "not_contains": c.NotContains} {
 		for _, v := range list {
@@ -227,12 +324,36 @@ func checkProblems(c *Checks) []string {
 	if c.MaxLength < 0 {
 		ps = append(ps, "max_length must be 1 or more, such as \"max_length: 200\"")
 	}
-	if c.Matches != "" {
-		if _, err := regexp.Compile(c.Matches); err != nil {
-			ps = append(ps, fmt.Sprintf("matches %q is not a valid Go regular expression: %v", c.Matches, err))
+	for key, pattern := range map[string]string{"matches": c.Matches, "not_matches": c.NotMatches} {
+		if pattern == "" {
+			continue
+		}
+		if _, err := regexp.Compile(pattern); err != nil {
+			ps = append(ps, fmt.Sprintf("%s %q is not a valid Go regular expression: %v", key, pattern, err))
 		}
 	}
 	sort.Strings(ps)
+	return ps
+}
+
+// resolve checks a grader solution and sets Code to the whole program;
+// it returns what is wrong with it.
+func (g *GraderSolution) resolve(solution string) []string {
+	var ps []string
+	if strings.TrimSpace(g.Note) == "" {
+		ps = append(ps, "has no note: say what it gets wrong (or, for another right solution, how it differs)")
+	}
+	switch {
+	case g.Code != "" && (g.Replace != "" || g.With != ""):
+		ps = append(ps, "has both code and replace: give the whole program, or the passage of the solution to replace")
+	case g.Code == "" && g.Replace == "":
+		ps = append(ps, "has no code: give the whole program as code, or replace and with to change the solution")
+	case g.Code == "" && strings.Count(solution, g.Replace) != 1:
+		ps = append(ps, fmt.Sprintf("replace %q appears %d times in the solution: it must appear exactly once", g.Replace, strings.Count(solution, g.Replace)))
+	case g.Code == "":
+		g.Code = strings.Replace(solution, g.Replace, g.With, 1)
+		g.Replace, g.With = "", ""
+	}
 	return ps
 }
 
@@ -317,7 +438,7 @@ func (r *renderer) decodeExercise(file string, body []byte, line int) (*Widget, 
 	dec := yaml.NewDecoder(bytes.NewReader(body))
 	dec.KnownFields(true)
 	if err := dec.Decode(&e); err != nil {
-		add(line+yamlErrorLine(err, 0), "%s (known fields: id, title, prompt, starter, solution, compare, schema, checks, xp, samples, hidden; a case has name, stdin, expected or checks; checks has contains, contains_any, not_contains, max_length, matches)", yamlErrorText(err))
+		add(line+yamlErrorLine(err, 0), "%s (known fields: id, title, prompt, starter, solution, compare, schema, checks, xp, samples, hidden, mcp, wrong_solutions, other_solutions; a case has name, rule, stdin, expected or checks; checks has contains, contains_any, mentions_one_of, not_contains, max_length, matches, not_matches, ignore_case, normalize_space, whole_words; a wrong or other solution has note, and code or replace and with)", yamlErrorText(err))
 		return nil, ps
 	}
 	at := func(key string) int { return line + keyLine(&node, key) }
@@ -384,6 +505,17 @@ func (r *renderer) decodeExercise(file string, body []byte, line int) (*Widget, 
 		if c.Checks != nil {
 			for _, p := range checkProblems(c.Checks) {
 				add(caseAt("checks"), "case %q: %s", c.Name, p)
+			}
+		}
+	}
+	for _, list := range []struct {
+		key  string
+		sols []GraderSolution
+	}{{"wrong_solutions", e.WrongSolutions}, {"other_solutions", e.OtherSolutions}} {
+		for i := range list.sols {
+			solAt := func(key string) int { return line + caseKeyLine(&node, list.key, i, key) }
+			for _, p := range list.sols[i].resolve(e.Solution) {
+				add(solAt("note"), "%s %d: %s", list.key, i+1, p)
 			}
 		}
 	}

@@ -44,18 +44,36 @@ import (
 // "Run" runs the learner's file as written (its own Client calls, shown as
 // a transcript) and the calls that are not hidden; "Submit" runs every call.
 // Each call's response is judged on the host: its kind (expect, and code for
-// a protocol error), text the model reads (text_contains), members of
-// structuredContent (structured_keys) and, for tools/list, the annotation
-// hints of named tools with unset hints at their defaults (hints).
+// a protocol error), text the model reads (text_contains, case-sensitive,
+// or text_checks, the checks of an exercise case with their options, for
+// words a learner chooses), members of structuredContent (structured_keys)
+// and, for tools/list, the annotation hints of named tools with unset hints
+// at their defaults (hints) and the properties their outputSchema declares
+// (output_schema); same_as names, per member of structuredContent, an
+// earlier call that must have returned the same value for it (a replay's
+// whole charge_id). A call's rule quotes the words of the prompt it checks.
+//
+//   - name: Timeout says to retry
+//     rule: the model can wait and try again, so tell it that
+//     tool: flight_status
+//     arguments: {flight: LX318}
+//     expect: tool error
+//     text_checks:
+//     mentions_one_of: [[try again, retry]]
+//     ignore_case: true
+//   - name: The forecast is described
+//     method: tools/list
+//     output_schema: {get_weather: [city, temperature_c, conditions]}
 type MCPExercise struct {
 	Version string    `yaml:"version"`
 	Calls   []MCPCall `yaml:"calls"`
 }
 
-// MCPCall is one request the host sends and what it expects back. Its
-// fields match sandbox.MCPCall one for one, so it converts directly.
+// MCPCall is one request the host sends and what it expects back; package
+// grading turns it into a sandbox.MCPCall.
 type MCPCall struct {
 	Name           string                     `yaml:"name"`
+	Rule           string                     `yaml:"rule"`
 	Hidden         bool                       `yaml:"hidden"`
 	Method         string                     `yaml:"method"`
 	Tool           string                     `yaml:"tool"`
@@ -65,6 +83,9 @@ type MCPCall struct {
 	TextContains   []string                   `yaml:"text_contains"`
 	StructuredKeys []string                   `yaml:"structured_keys"`
 	Hints          map[string]map[string]bool `yaml:"hints"`
+	TextChecks     *Checks                    `yaml:"text_checks"`
+	SameAs         map[string]string          `yaml:"same_as"`
+	OutputSchema   map[string][]string        `yaml:"output_schema"`
 	Advice         string                     `yaml:"advice"`
 }
 
@@ -120,6 +141,11 @@ func (m *MCPExercise) validate(e *Exercise, file string, line int) []Problem {
 	}
 	names := map[string]bool{}
 	for i, c := range m.Calls {
+		for member, first := range c.SameAs {
+			if !names[first] {
+				add("call %q: same_as %s names %q, which is not an earlier call", c.Name, member, first)
+			}
+		}
 		where := fmt.Sprintf("call %d", i+1)
 		if strings.TrimSpace(c.Name) == "" {
 			add("%s has no name: give each call a short name such as \"Unknown id Z9\"", where)
@@ -135,15 +161,15 @@ func (m *MCPExercise) validate(e *Exercise, file string, line int) []Problem {
 			if !mcpToolName.MatchString(c.Tool) {
 				add("%s: tool %q is not a tool name (1 to 128 letters, digits, _, - or .)", where, c.Tool)
 			}
-			if len(c.Hints) > 0 {
-				add("%s: hints are read from tools/list: give this call method: tools/list", where)
+			if len(c.Hints) > 0 || len(c.OutputSchema) > 0 {
+				add("%s: hints and output_schema are read from tools/list: give this call method: tools/list", where)
 			}
 		case MCPMethodToolsList:
-			if c.Tool != "" || c.Arguments != nil || len(c.TextContains) > 0 || len(c.StructuredKeys) > 0 {
-				add("%s: a tools/list call takes no tool, arguments, text_contains or structured_keys", where)
+			if c.Tool != "" || c.Arguments != nil || len(c.TextContains) > 0 || len(c.StructuredKeys) > 0 || c.TextChecks != nil {
+				add("%s: a tools/list call takes no tool, arguments, text_contains, text_checks or structured_keys", where)
 			}
-			if len(c.Hints) == 0 {
-				add("%s: a tools/list call needs hints to check, such as {search_docs: {readOnlyHint: true}}", where)
+			if len(c.Hints) == 0 && len(c.OutputSchema) == 0 {
+				add("%s: a tools/list call needs hints or output_schema to check, such as {search_docs: {readOnlyHint: true}}", where)
 			}
 		default:
 			add("%s: method %q is not known: use tools/call (the default) or tools/list", where, c.Method)
@@ -159,7 +185,12 @@ func (m *MCPExercise) validate(e *Exercise, file string, line int) []Problem {
 		if c.Code != 0 && c.Expect != MCPExpectProtocolError {
 			add("%s: code applies only to expect: protocol error", where)
 		}
-		if c.Expect == MCPExpectProtocolError && (len(c.TextContains) > 0 || len(c.StructuredKeys) > 0) {
+		if c.TextChecks != nil {
+			for _, p := range checkProblems(c.TextChecks) {
+				add("%s: text_checks: %s", where, p)
+			}
+		}
+		if c.Expect == MCPExpectProtocolError && (len(c.TextContains) > 0 || len(c.StructuredKeys) > 0 || c.TextChecks != nil) {
 			add("%s: a protocol error has no text content or structuredContent to check", where)
 		}
 		for tool, hs := range c.Hints {

@@ -13,7 +13,8 @@ import (
 // Checks are properties a case's output must have, for exercises where
 // many outputs are right (a message in the learner's own words). Every
 // check that is set must hold; strings are matched case-sensitively
-// anywhere in the output. A case graded by checks ignores Expected.
+// anywhere in the output unless IgnoreCase, NormalizeSpace or WholeWords
+// say otherwise. A case graded by checks ignores Expected.
 //
 // The fields match those of lessons.Checks, so a caller converts with
 // (*sandbox.Checks)(c.Checks).
@@ -30,9 +31,80 @@ type Checks struct {
 	MaxLength int
 	// Matches is a regular expression (Go RE2 syntax) the output, without
 	// whitespace at its ends, must match somewhere; anchor it with ^ and $
-	// to match the whole.
+	// to match the whole. The options below do not apply to it (write
+	// (?i) for a pattern that ignores case).
 	Matches string
+	// NotMatches is a regular expression (Go RE2 syntax) the output must
+	// not match anywhere, such as `\b[A-Z]\w*Error\b` for any exception
+	// name.
+	NotMatches string
+	// MentionsOneOf lists sets of synonyms: of each set at least one must
+	// appear, such as ["try again", "retry"].
+	MentionsOneOf [][]string
+	// IgnoreCase matches the strings of Contains, ContainsAny, NotContains
+	// and MentionsOneOf without regard to case.
+	IgnoreCase bool
+	// NormalizeSpace treats every run of whitespace, in the output and in
+	// those strings, as one space.
+	NormalizeSpace bool
+	// WholeWords matches those strings only where they are not part of a
+	// longer word: "retry" is not found in "retrying".
+	WholeWords bool
 }
+
+// matcher finds a check's strings in one output with the checks' options.
+type matcher struct {
+	text string
+	c    Checks
+}
+
+func (c Checks) matcher(output string) matcher {
+	return matcher{text: c.fold(output), c: c}
+}
+
+// fold applies the case and space options to s.
+func (c Checks) fold(s string) string {
+	if c.NormalizeSpace {
+		s = strings.Join(strings.Fields(s), " ")
+	}
+	if c.IgnoreCase {
+		s = strings.ToLower(s)
+	}
+	return s
+}
+
+// has reports whether want appears in the output under the options.
+func (m matcher) has(want string) bool {
+	w := m.c.fold(want)
+	if w == "" {
+		return true
+	}
+	if !m.c.WholeWords {
+		return strings.Contains(m.text, w)
+	}
+	for from := 0; from <= len(m.text); {
+		i := strings.Index(m.text[from:], w)
+		if i < 0 {
+			return false
+		}
+		start, end := from+i, from+i+len(w)
+		before, _ := utf8.DecodeLastRuneInString(m.text[:start])
+		after, _ := utf8.DecodeRuneInString(m.text[end:])
+		if (start == 0 || !isWordRune(before) || !isWordRune(firstRune(w))) &&
+			(end == len(m.text) || !isWordRune(after) || !isWordRune(lastRune(w))) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(m.text[start:])
+		from = start + size
+	}
+	return false
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
+
+func firstRune(s string) rune { r, _ := utf8.DecodeRuneInString(s); return r }
+
+func lastRune(s string) rune { r, _ := utf8.DecodeLastRuneInString(s); return r }
 
 // checkFailure is one check that did not hold: what a learner reads for a
 // visible case, and the kind of check only for a hidden one.
@@ -61,22 +133,28 @@ func (c Checks) check(output string) ([]checkFailure, error) {
 		form      = "does not have the required form"
 	)
 	var fails []checkFailure
+	m := c.matcher(output)
 	for _, s := range c.Contains {
-		if !strings.Contains(output, s) {
+		if !m.has(s) {
 			fails = append(fails, checkFailure{fmt.Sprintf("it does not contain %s", quoteText(s)), missing})
 		}
 	}
 	if len(c.ContainsAny) > 0 {
 		found := false
 		for _, s := range c.ContainsAny {
-			found = found || strings.Contains(output, s)
+			found = found || m.has(s)
 		}
 		if !found {
 			fails = append(fails, checkFailure{"it contains none of " + quoteList(c.ContainsAny, "or"), missing})
 		}
 	}
+	for _, set := range c.MentionsOneOf {
+		if !slices.ContainsFunc(set, m.has) {
+			fails = append(fails, checkFailure{"it mentions none of " + quoteList(set, "or"), missing})
+		}
+	}
 	for _, s := range c.NotContains {
-		if strings.Contains(output, s) {
+		if m.has(s) {
 			fails = append(fails, checkFailure{fmt.Sprintf("it contains %s, which it must not", quoteText(s)), forbidden})
 		}
 	}
@@ -91,6 +169,15 @@ func (c Checks) check(output string) ([]checkFailure, error) {
 		}
 		if !re.MatchString(trimmed) {
 			fails = append(fails, checkFailure{fmt.Sprintf("it does not have the form the pattern %s describes", c.Matches), form})
+		}
+	}
+	if c.NotMatches != "" {
+		re, err := regexp.Compile(c.NotMatches)
+		if err != nil {
+			return fails, fmt.Errorf("sandbox: checks: not_matches %q is not a valid regular expression: %w", c.NotMatches, err)
+		}
+		if loc := re.FindStringIndex(trimmed); loc != nil {
+			fails = append(fails, checkFailure{fmt.Sprintf("it contains %s, which the pattern %s forbids", quoteText(trimmed[loc[0]:loc[1]]), c.NotMatches), forbidden})
 		}
 	}
 	return fails, nil

@@ -73,6 +73,17 @@ type MCPCall struct {
 	Code int
 	// TextContains are strings the text content must contain.
 	TextContains []string
+	// TextChecks, when not nil, are checks the text the tool itself said
+	// (without the SDK's "Error executing tool NAME: ") must pass, for
+	// messages a learner words freely: see Checks.
+	TextChecks *Checks
+	// SameAs names, per member of structuredContent, an earlier call whose
+	// structuredContent had the same value for it: a replay must return
+	// the first charge's whole charge_id, not one of the same shape.
+	SameAs map[string]string
+	// OutputSchema names, per tool, the properties the outputSchema that
+	// tools/list gives it must declare (the tool must have one).
+	OutputSchema map[string][]string
 	// StructuredKeys are members structuredContent must have.
 	StructuredKeys []string
 	// Hints are, per tool name, the annotation hints tools/list must give
@@ -239,6 +250,9 @@ func judgeMCP(calls []MCPCall, ids []string, reqs [][]byte, tr transcript, end e
 		script = tr.Cases[0]
 	}
 	rep.Script = scriptResult(tr, script, end, l)
+	// structured holds each answered call's structuredContent members, for
+	// calls that compare with an earlier one (SameAs).
+	structured := map[string]map[string]json.RawMessage{}
 	for i, c := range calls {
 		var g guestCase
 		if i+1 < len(tr.Cases) {
@@ -273,6 +287,11 @@ func judgeMCP(calls []MCPCall, ids []string, reqs [][]byte, tr transcript, end e
 			res.Message = "The server sent no response to this request."
 		case g.Ended:
 			msg, verdict, text := judgeResponse(c, ids[i], g.Response)
+			members := structuredMembers(g.Response)
+			structured[c.Name] = members
+			if verdict == VerdictPassed {
+				verdict, text = judgeSameAs(c, members, structured)
+			}
 			msg.Call = c.Name
 			rep.Host = append(rep.Host, msg)
 			res.Actual = msg.JSON
@@ -307,6 +326,49 @@ func judgeMCP(calls []MCPCall, ids []string, reqs [][]byte, tr transcript, end e
 		rep.Cases = append(rep.Cases, res)
 	}
 	return rep
+}
+
+// structuredMembers returns the members of a response's structuredContent
+// object; nil when it has none.
+func structuredMembers(raw []byte) map[string]json.RawMessage {
+	var resp struct {
+		Result struct {
+			StructuredContent map[string]json.RawMessage `json:"structuredContent"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(raw, &resp) != nil {
+		return nil
+	}
+	return resp.Result.StructuredContent
+}
+
+// judgeSameAs compares the members a call names with those of the earlier
+// calls it names.
+func judgeSameAs(c MCPCall, members map[string]json.RawMessage, earlier map[string]map[string]json.RawMessage) (Verdict, string) {
+	for _, member := range mcpSortedKeys(c.SameAs) {
+		first := c.SameAs[member]
+		want, ok := earlier[first][member]
+		if !ok {
+			return VerdictWrongOutput, fmt.Sprintf("The earlier call %q gave no %s in structuredContent to compare with.", first, member)
+		}
+		got, ok := members[member]
+		if !ok {
+			return VerdictWrongOutput, fmt.Sprintf("structuredContent has no member %q.", member)
+		}
+		if !rawJSONEqual(want, got) {
+			return VerdictWrongOutput, fmt.Sprintf("%s is %s, but the call %q returned %s: a repeat must return the same one.", member, got, first, want)
+		}
+	}
+	return VerdictPassed, "Passed."
+}
+
+// rawJSONEqual reports whether two JSON texts hold equal values.
+func rawJSONEqual(a, b json.RawMessage) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return jsonEqual(x, y)
 }
 
 // scriptResult describes the learner's own run of their file.
@@ -428,9 +490,10 @@ type mcpResponse struct {
 }
 
 type mcpTool struct {
-	Name        string          `json:"name"`
-	Annotations map[string]any  `json:"annotations"`
-	InputSchema json.RawMessage `json:"inputSchema"`
+	Name         string          `json:"name"`
+	Annotations  map[string]any  `json:"annotations"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema"`
 }
 
 // hintDefaults are the values of unset annotation hints.
@@ -538,6 +601,15 @@ func (c MCPCall) expectation() string {
 	for _, t := range c.TextContains {
 		parts = append(parts, fmt.Sprintf("text that mentions %q", t))
 	}
+	if c.TextChecks != nil {
+		parts = append(parts, "text that passes the call's checks")
+	}
+	for _, member := range mcpSortedKeys(c.SameAs) {
+		parts = append(parts, fmt.Sprintf("the same %s as %q", member, c.SameAs[member]))
+	}
+	for _, tool := range mcpSortedKeys(c.OutputSchema) {
+		parts = append(parts, fmt.Sprintf("%s: an outputSchema with %s", tool, strings.Join(c.OutputSchema[tool], ", ")))
+	}
 	if len(c.StructuredKeys) > 0 {
 		parts = append(parts, "structuredContent with "+strings.Join(c.StructuredKeys, ", "))
 	}
@@ -631,6 +703,15 @@ func judgeResponse(c MCPCall, id string, raw []byte) (MCPMessage, Verdict, strin
 				return wrong(fmt.Sprintf("The text the model reads does not mention %q: it says %s.", want, mcpQuote(text)))
 			}
 		}
+		if c.TextChecks != nil {
+			fails, err := c.TextChecks.Check(said)
+			if err != nil {
+				return msg, VerdictError, "This call's checks are broken (" + err.Error() + "): the fault is in the lesson, not in your code."
+			}
+			if len(fails) > 0 {
+				return wrong(fmt.Sprintf("The text the model reads fails a check (%s): it says %s.", strings.Join(fails, "; "), mcpQuote(text)))
+			}
+		}
 		if c.Expect == ExpectToolError && len(c.TextContains) > 0 && !explains(said, c.TextContains) {
 			return wrong(fmt.Sprintf("The message only repeats the value, as a raw exception's text does (%s): say what went wrong and what would work instead.", mcpQuote(said)))
 		}
@@ -642,6 +723,24 @@ func judgeResponse(c MCPCall, id string, raw []byte) (MCPMessage, Verdict, strin
 			for _, k := range c.StructuredKeys {
 				if _, ok := sc[k]; !ok {
 					return wrong(fmt.Sprintf("structuredContent has no member %q.", k))
+				}
+			}
+		}
+		for _, name := range mcpSortedKeys(c.OutputSchema) {
+			i := slices.IndexFunc(resp.Result.Tools, func(t mcpTool) bool { return t.Name == name })
+			if i < 0 {
+				return wrong(fmt.Sprintf("tools/list has no tool named %q: keep every tool of the starter.", name))
+			}
+			var schema struct {
+				Properties map[string]json.RawMessage `json:"properties"`
+			}
+			raw := resp.Result.Tools[i].OutputSchema
+			if len(raw) == 0 || string(raw) == "null" || json.Unmarshal(raw, &schema) != nil {
+				return wrong(fmt.Sprintf("%s has no outputSchema in tools/list: declare the function's return type, so the SDK can describe the data it returns.", name))
+			}
+			for _, p := range c.OutputSchema[name] {
+				if _, ok := schema.Properties[p]; !ok {
+					return wrong(fmt.Sprintf("%s's outputSchema declares no property %q: return the type that has it.", name, p))
 				}
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"learn/sandbox/mcpschema"
 )
 
 // The behaviour table: one tool per row of the table the lessons teach.
@@ -442,6 +444,160 @@ func TestReadResponse(t *testing.T) {
 				if !strings.Contains(msg.Reading, w) {
 					t.Errorf("reading %q lacks %q", msg.Reading, w)
 				}
+			}
+		})
+	}
+}
+
+// TestMCPMalformedRequests sends the teaching module messages the host
+// never sends (text that is not JSON, a request that is no request,
+// arguments that are not an object) through the server's own handle_json,
+// and checks each answer against the schema.
+func TestMCPMalformedRequests(t *testing.T) {
+	sb := sharedSandbox(t, "workers")
+	script := `import asyncio
+from mcp.server import MCPServer
+
+mcp = MCPServer("echo")
+
+@mcp.tool()
+def echo(text: str = "") -> str:
+    return "echo " + text
+
+async def main():
+    for req in [
+        '{"jsonrpc": "2.0", "id": 1, "method": "tools/call"',
+        '[1, 2]',
+        '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": "hi"}}',
+        '{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "echo", "arguments": []}}',
+        '{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "echo", "arguments": 0}}',
+        '{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "echo", "arguments": null}}',
+        '{"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "x"}}}',
+    ]:
+        print(await mcp.handle_json(req))
+
+asyncio.run(main())
+`
+	rep, err := sb.GradeMCP(context.Background(), script, nil, MCPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(rep.Script.Stdout), "\n")
+	tests := []struct {
+		name   string
+		id     any // nil: no id member at all
+		code   int // 0: a result
+		schema string
+	}{
+		{"parse error leaves id out", nil, -32700, "JSONRPCErrorResponse"},
+		{"a request that is no object leaves id out", nil, -32600, "JSONRPCErrorResponse"},
+		{"string arguments are invalid params", 2.0, -32602, "JSONRPCErrorResponse"},
+		{"array arguments are invalid params", 3.0, -32602, "JSONRPCErrorResponse"},
+		{"number arguments are invalid params", 4.0, -32602, "JSONRPCErrorResponse"},
+		{"null arguments are no arguments", 5.0, 0, "JSONRPCResultResponse"},
+		{"object arguments run the tool", 6.0, 0, "JSONRPCResultResponse"},
+	}
+	if len(lines) != len(tests) {
+		t.Fatalf("got %d lines, want %d: stdout %q, stderr %q", len(lines), len(tests), rep.Script.Stdout, rep.Script.Stderr)
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var v map[string]any
+			if err := json.Unmarshal([]byte(lines[i]), &v); err != nil {
+				t.Fatalf("not JSON: %v: %s", err, lines[i])
+			}
+			if err := mcpschema.Validate(tt.schema, v); err != nil {
+				t.Errorf("breaks %s: %v: %s", tt.schema, err, lines[i])
+			}
+			id, has := v["id"]
+			if (tt.id == nil && has) || (tt.id != nil && id != tt.id) {
+				t.Errorf("id %v (present %v), want %v: %s", id, has, tt.id, lines[i])
+			}
+			e, isErr := v["error"].(map[string]any)
+			switch {
+			case tt.code == 0 && isErr:
+				t.Errorf("an error, want a result: %s", lines[i])
+			case tt.code != 0 && (!isErr || int(e["code"].(float64)) != tt.code):
+				t.Errorf("want error code %d: %s", tt.code, lines[i])
+			}
+			if res, ok := v["result"].(map[string]any); ok && res["isError"] == true {
+				t.Errorf("a tool error, want a plain result: %s", lines[i])
+			}
+		})
+	}
+}
+
+// TestMCPCallChecks grades one server against calls that use the checks of
+// free wording (TextChecks), compare with an earlier call (SameAs) and read
+// a tool's outputSchema (OutputSchema).
+func TestMCPCallChecks(t *testing.T) {
+	sb := sharedSandbox(t, "workers")
+	server := `from typing import TypedDict
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+mcp = MCPServer("checks")
+COUNT = [0]
+
+class Reading(TypedDict):
+    city: str
+    temperature_c: float
+
+@mcp.tool()
+def status() -> str:
+    raise ToolError("The service is busy. Try Again   in a minute.")
+
+@mcp.tool()
+def charge(key: str) -> dict:
+    COUNT[0] += 1
+    return {"charge_id": "ch-%d" % (COUNT[0] if key == "new" else 1)}
+
+@mcp.tool()
+def reading(city: str) -> Reading:
+    return Reading(city=city, temperature_c=1.5)
+
+@mcp.tool()
+def loose(city: str) -> dict:
+    return {"city": city}
+`
+	retry := &Checks{MentionsOneOf: [][]string{{"try again", "retry"}}, IgnoreCase: true, NormalizeSpace: true}
+	tests := []struct {
+		name string
+		call MCPCall
+		want string // "" passes; else a part of the message
+	}{
+		{"text checks pass other case and spacing", MCPCall{Tool: "status", Expect: ExpectToolError, TextChecks: retry}, ""},
+		{"text checks fail without the option", MCPCall{Tool: "status", Expect: ExpectToolError, TextChecks: &Checks{Contains: []string{"try again"}}},
+			"fails a check (it does not contain “try again”)"},
+		{"text checks read the tool's words, not the SDK's prefix", MCPCall{Tool: "status", Expect: ExpectToolError, TextChecks: &Checks{NotContains: []string{"Error executing"}}}, ""},
+		{"same as an earlier call", MCPCall{Tool: "charge", Arguments: map[string]any{"key": "k"}, Expect: ExpectResult, SameAs: map[string]string{"charge_id": "first"}}, ""},
+		{"a new id of the same shape is not the same", MCPCall{Tool: "charge", Arguments: map[string]any{"key": "new"}, Expect: ExpectResult, SameAs: map[string]string{"charge_id": "first"}},
+			`charge_id is "ch-3", but the call "first" returned "ch-1"`},
+		{"output schema declares the fields", MCPCall{Method: MethodToolsList, OutputSchema: map[string][]string{"reading": {"city", "temperature_c"}}}, ""},
+		{"output schema lacks a field", MCPCall{Method: MethodToolsList, OutputSchema: map[string][]string{"loose": {"city"}}}, `loose`},
+		{"output schema of a missing tool", MCPCall{Method: MethodToolsList, OutputSchema: map[string][]string{"nope": {"city"}}}, `no tool named "nope"`},
+	}
+	calls := []MCPCall{{Name: "first", Tool: "charge", Arguments: map[string]any{"key": "k"}, Expect: ExpectResult}}
+	for _, tt := range tests {
+		c := tt.call
+		c.Name = tt.name
+		calls = append(calls, c)
+	}
+	rep, err := sb.GradeMCP(context.Background(), server, calls, MCPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Cases) != len(calls) {
+		t.Fatalf("%d cases for %d calls: %+v %+v", len(rep.Cases), len(calls), rep.Cases, rep.Script)
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := rep.Cases[i+1]
+			switch {
+			case tt.want == "" && got.Verdict != VerdictPassed:
+				t.Errorf("%s: %s, want passed", got.Verdict, got.Message)
+			case tt.want != "" && (got.Verdict != VerdictWrongOutput || !strings.Contains(got.Message, tt.want)):
+				t.Errorf("%s: %q, want wrong output with %q", got.Verdict, got.Message, tt.want)
 			}
 		})
 	}

@@ -26,7 +26,8 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var sf sandboxFlags
 	sf.add(fs)
 	fs.Usage = usageWithArgs(fs, "check [flags] [DIR]", "Check a course folder (the built-in course without DIR) and print every problem as file:line: message.\n"+
-		"Every exercise's reference solution must pass all its cases and its starter must fail at least one.\n"+
+		"Every exercise's reference solution and other_solutions must pass all its cases; its starter and each of its wrong_solutions must fail at least one.\n"+
+		"--strict also warns about an exercise with fewer than 5 wrong or 3 other right solutions, and a hidden case that quotes no rule of the prompt.\n"+
 		"Warnings are shown but do not fail the check unless --strict.\nExit status 1 means problems were found.")
 	if err := parseFlags(fs, args, withEnv(fs)); err != nil {
 		return err
@@ -56,6 +57,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if ps := schemaProblems(course); len(ps) > 0 {
 		return rep.fail(append(course.Warnings, ps...))
+	}
+	if *strict {
+		course.Warnings = append(course.Warnings, graderWarnings(course)...)
 	}
 	counts := countCourse(course)
 	if !*skipRun && counts.exercises > 0 {
@@ -234,7 +238,11 @@ func checkExercises(ctx context.Context, cfg sandbox.Config, course *lessons.Cou
 			}
 		}
 	}
-	bar := newProgress(stderr, 2*len(jobs))
+	steps := 0
+	for _, j := range jobs {
+		steps += 2 + len(j.ex.WrongSolutions) + len(j.ex.OtherSolutions)
+	}
+	bar := newProgress(stderr, steps)
 	bar.step("starting the sandbox")
 	box, err := startSandbox(ctx, cfg, stderr, true)
 	if err != nil {
@@ -263,9 +271,89 @@ func checkExercises(ctx context.Context, cfg sandbox.Config, course *lessons.Cou
 			problems = append(problems, lessons.Problem{File: j.lesson.File, Line: j.line,
 				Message: fmt.Sprintf("exercise %s: the starter code already passes every case; give learners something to fix", j.ex.ID)})
 		}
+		for i, sol := range j.ex.WrongSolutions {
+			bar.step(fmt.Sprintf("%s: wrong solution %d", j.ex.ID, i+1))
+			res, err := j.plan.GradeWaiting(ctx, box, sol.Code, grading.Submit)
+			if err != nil {
+				return nil, fmt.Errorf("check %s: wrong solution %d: %w", j.ex.ID, i+1, err)
+			}
+			if res.Passed() {
+				problems = append(problems, lessons.Problem{File: j.lesson.File, Line: j.line,
+					Message: fmt.Sprintf("exercise %s: wrong solution %d (%s) passes every case: add a case that it fails", j.ex.ID, i+1, sol.Note)})
+			}
+		}
+		for i, sol := range j.ex.OtherSolutions {
+			bar.step(fmt.Sprintf("%s: other solution %d", j.ex.ID, i+1))
+			res, err := j.plan.GradeWaiting(ctx, box, sol.Code, grading.Submit)
+			if err != nil {
+				return nil, fmt.Errorf("check %s: other solution %d: %w", j.ex.ID, i+1, err)
+			}
+			for _, c := range res.Report.Cases {
+				if c.Verdict != sandbox.VerdictPassed {
+					problems = append(problems, lessons.Problem{File: j.lesson.File, Line: j.line,
+						Message: fmt.Sprintf("exercise %s: other solution %d (%s) fails case %q (%s): %s%s", j.ex.ID, i+1, sol.Note, c.Name, c.Verdict, c.Message, indentDiff(c.Diff))})
+				}
+			}
+		}
 	}
 	bar.done()
 	return problems, nil
+}
+
+// indentDiff returns a case's diff on lines of its own below a problem,
+// or "" when there is none.
+func indentDiff(diff string) string {
+	diff = strings.TrimRight(diff, "\n")
+	if diff == "" {
+		return ""
+	}
+	return "\n    " + strings.ReplaceAll(diff, "\n", "\n    ")
+}
+
+// Fewest grader solutions an exercise should list, below which learn check
+// --strict warns.
+const (
+	minWrongSolutions = 5
+	minOtherSolutions = 3
+)
+
+// graderWarnings are the warnings of --strict about exercises whose grader
+// is tested too little: fewer wrong or other right solutions than the
+// minimums, and hidden cases (or hidden MCP calls) that quote no rule of the
+// prompt.
+func graderWarnings(c *lessons.Course) []lessons.Problem {
+	var ps []lessons.Problem
+	for _, l := range c.Lessons {
+		for _, s := range l.Segments {
+			if s.Widget == nil || s.Widget.Exercise == nil {
+				continue
+			}
+			ex := s.Widget.Exercise
+			warn := func(format string, args ...any) {
+				ps = append(ps, lessons.Problem{File: l.File, Line: s.Widget.Line, Severity: lessons.SeverityWarning,
+					Message: fmt.Sprintf("exercise %s: ", ex.ID) + fmt.Sprintf(format, args...)})
+			}
+			if n := len(ex.WrongSolutions); n < minWrongSolutions {
+				warn("it lists %d wrong solution(s): give at least %d, one for each rule of the prompt, one at the edge of each threshold and the lesson's common mistakes", n, minWrongSolutions)
+			}
+			if n := len(ex.OtherSolutions); n < minOtherSolutions {
+				warn("it lists %d other right solution(s): give at least %d in other styles (other control flow, other SDK calls, other wording)", n, minOtherSolutions)
+			}
+			for _, h := range ex.Hidden {
+				if strings.TrimSpace(h.Rule) == "" {
+					warn("hidden case %q names no rule: quote, as its rule, the words of the prompt it checks", h.Name)
+				}
+			}
+			if ex.MCP != nil {
+				for _, call := range ex.MCP.Calls {
+					if call.Hidden && strings.TrimSpace(call.Rule) == "" {
+						warn("hidden call %q names no rule: quote, as its rule, the words of the prompt it checks", call.Name)
+					}
+				}
+			}
+		}
+	}
+	return ps
 }
 
 // progressBar draws "[#####-----] 3/10 what" on a terminal, or one line per

@@ -518,7 +518,10 @@ class MCPServer:
         try:
             msg = json.loads(text)
         except ValueError as e:
-            return _dumps({"jsonrpc": "2.0", "id": None, "error": {"code": PARSE_ERROR, "message": "Parse error: " + str(e)}})
+            # No id can be read from text that is not JSON, so the response
+            # leaves id out, as JSONRPCErrorResponse allows (not "id": null,
+            # which no RequestId is).
+            return _dumps({"jsonrpc": "2.0", "error": {"code": PARSE_ERROR, "message": "Parse error: " + str(e)}})
         resp = await self.handle(msg)
         return None if resp is None else _dumps(resp)
 
@@ -544,7 +547,15 @@ class MCPServer:
                 name = params.get("name")
                 if not isinstance(name, str):
                     return _error(rid, INVALID_PARAMS, "Invalid params: tools/call needs a tool name.")
-                result = await self._call(name, params.get("arguments") or {})
+                arguments = params.get("arguments")
+                if arguments is None:
+                    arguments = {}
+                if not isinstance(arguments, dict):
+                    # The params do not fit CallToolRequestParams, whose
+                    # arguments are an object: the SDK's validation of the
+                    # request answers with INVALID_PARAMS before any tool runs.
+                    return _error(rid, INVALID_PARAMS, "Invalid params: tools/call arguments must be an object, got " + _describe(arguments) + ".")
+                result = await self._call(name, arguments)
             elif method == "server/discover":
                 result = {"supportedVersions": [PROTOCOL_VERSION], "capabilities": {"tools": {}},
                           "serverInfo": {"name": self.name, "version": _state["version"]}}
@@ -589,6 +600,9 @@ class MCPServer:
 
 
 def _error(rid, code, message):
+    # A response to a message whose id could not be read leaves id out.
+    if rid is None:
+        return {"jsonrpc": "2.0", "error": {"code": code, "message": message}}
     return {"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}}
 
 
