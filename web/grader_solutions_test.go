@@ -31,7 +31,7 @@ func distinctiveLines(ex *lessons.Exercise, code, prose string) []string {
 // submit, and finds no wrong or other right solution (its note or any line
 // of its own) in what comes back.
 func TestGraderSolutionsNeverShown(t *testing.T) {
-	s := newTestServer(t, func(c *testSetup) { c.Grader = testSandbox(t); c.RunsPerMinute = 600; c.RunBurst = 100 })
+	s := newTestServer(t, func(c *testSetup) { c.Grader = testSandbox(t); c.Limits.RunsPerMinute = 600; c.Limits.RunBurst = 100 })
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 	c := newClient(t, ts.URL)
