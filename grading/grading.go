@@ -7,7 +7,8 @@
 //
 // Grading happens on the host: the guest only produces output, and the
 // sandbox compares it with the expected result. Results for learners are
-// redacted (hidden cases keep only their name, verdict and message).
+// cut by Plan.ForLearner: a hidden case says only passed or failed, with
+// its name and the author's message, never anything the program chose.
 package grading
 
 import (
@@ -128,9 +129,10 @@ type Result struct {
 // Passed reports whether every case passed.
 func (r Result) Passed() bool { return r.Report.Passed }
 
-// Redacted returns the result as a learner may see it: hidden cases keep
+// Redacted returns the result without what hidden cases hold: they keep
 // only their name, verdict and message, and hidden MCP calls leave the
-// transcript.
+// transcript. It is what a teacher sees of a learner's submission; a
+// learner sees less (Plan.ForLearner).
 func (r Result) Redacted() Result {
 	out := r
 	out.Report = r.Report.Redacted()
@@ -140,6 +142,65 @@ func (r Result) Redacted() Result {
 		out.Report = m.Report
 	}
 	return out
+}
+
+// ForLearner returns the result as the learner who sent the code may see
+// it. Sample cases keep their whole verdict. A hidden case says only
+// whether it passed, under its name, with a message the author wrote (the
+// rule of the prompt it checks) or, without one, what kind of answer it
+// wanted: never a verdict kind, output or message chosen by the learner's
+// program, which could otherwise carry a hidden input out a few bits per
+// submission. Hidden MCP calls also leave the transcript.
+func (p *Plan) ForLearner(r Result) Result {
+	out := r.Redacted()
+	rules, calls := map[string]string{}, map[string]sandbox.MCPCall{}
+	for _, c := range p.Exercise.Hidden {
+		rules[c.Name] = c.Rule
+	}
+	if p.Exercise.MCP != nil {
+		for _, c := range p.Exercise.MCP.Calls {
+			rules[c.Name] = c.Rule
+		}
+		for _, c := range p.mcpAll {
+			calls[c.Name] = c
+		}
+	}
+	cases := make([]sandbox.CaseResult, len(out.Report.Cases))
+	for i, c := range out.Report.Cases {
+		if !c.Hidden {
+			cases[i] = c
+			continue
+		}
+		cases[i] = sandbox.CaseResult{Name: c.Name, Hidden: true, Verdict: sandbox.VerdictPassed, Message: "Passed."}
+		if c.Verdict != sandbox.VerdictPassed {
+			cases[i].Verdict, cases[i].Message = sandbox.VerdictFailed, hiddenFailure(rules[c.Name], calls[c.Name], p.mcp)
+		}
+	}
+	out.Report.Cases = cases
+	if out.MCP != nil {
+		out.MCP.Report = out.Report
+	}
+	return out
+}
+
+// hiddenFailure is the message of a failed hidden case: the rule its author
+// quoted from the prompt, else for an MCP call the kind of answer it
+// wanted, else a general pointer. Nothing in it depends on what the
+// learner's program did.
+func hiddenFailure(rule string, call sandbox.MCPCall, mcp bool) string {
+	switch {
+	case rule != "":
+		return "A hidden case failed. It checks: " + rule
+	case !mcp:
+		return "A hidden case failed: try inputs the samples do not show, such as edge cases and unusual values."
+	case len(call.Hints) > 0:
+		return "A hidden check of the tool list failed: some tool's hints do not fit what it does. Look again at each hint of every tool."
+	case call.Expect == sandbox.ExpectToolError:
+		return "A hidden call should get a tool error (isError: true) whose text tells the model what went wrong and what to do. Try failures the sample calls do not show."
+	case call.Expect == sandbox.ExpectProtocolError:
+		return "A hidden call should get a protocol error (a JSON-RPC error object). Check which failures belong on that channel."
+	}
+	return "A hidden call should get a result the model can use, with what the call asks for. Try inputs the sample calls do not show."
 }
 
 // Grade grades code against the plan's cases for the mode. Errors are the

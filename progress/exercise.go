@@ -64,14 +64,14 @@ func (s *Service) RunExercise(ctx context.Context, a Actor, lessonSlug, exercise
 	if err != nil {
 		return out, sandboxError(err)
 	}
-	out.Result = res.Redacted()
+	out.Result = plan.ForLearner(res)
 	var award *Award
 	if a, ok := quiz.ExerciseAward(ex.ID, ex.Title, ex.XPValue(), mode == grading.Submit && res.Passed()); ok {
 		award = &a
 	}
 	granted, err := s.learning.RecordSubmission(ctx, Submission{
 		LearnerID: a.ID, ExerciseID: ex.ID, Mode: string(mode), Code: code, Passed: res.Passed(),
-		Report: jsonString(out.Result.Report), At: s.now(),
+		Report: jsonString(res.Redacted().Report), At: s.now(),
 	}, award)
 	if err != nil {
 		return out, err

@@ -73,7 +73,10 @@ func ParseComparison(s string) (Comparison, error) {
 type Verdict string
 
 const (
-	VerdictPassed      Verdict = "passed"
+	VerdictPassed Verdict = "passed"
+	// VerdictFailed is a hidden case's verdict as its learner sees it:
+	// failed, without saying how (see grading's Plan.ForLearner).
+	VerdictFailed      Verdict = "failed"
 	VerdictWrongOutput Verdict = "wrong output"
 	VerdictError       Verdict = "error"
 	VerdictTimeout     Verdict = "timeout"

@@ -49,7 +49,7 @@ func (s *Server) apiExercise(mode grading.Mode) handlerFunc {
 		if err != nil {
 			return err
 		}
-		res := exerciseResult(out.Result, out.Awarded, s.allMCPCalls(ex.ID))
+		res := exerciseResult(out.Result, out.Awarded)
 		return writeJSON(w, http.StatusOK, apiExerciseResponse{
 			Exercise: ex.ID, Mode: string(mode), Passed: res.Passed, Summary: res.Summary, Cases: res.Cases, Awarded: out.Awarded,
 			MCP: out.Result.MCP,

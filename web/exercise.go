@@ -56,11 +56,9 @@ func (s *Server) gradeExercise(r *http.Request, lessonSlug, exerciseID, code str
 	return out, err
 }
 
-// exerciseResult summarises a graded result for the panel.
-//
-// calls are the exercise's MCP calls (every one, hidden included), so that
-// a hidden call's verdict names the kind of answer it wanted.
-func exerciseResult(res grading.Result, awarded int, calls []sandbox.MCPCall) *ExerciseResult {
+// exerciseResult summarises a graded result for the panel; the result is
+// already cut to what the learner may see (grading's Plan.ForLearner).
+func exerciseResult(res grading.Result, awarded int) *ExerciseResult {
 	mode, r := string(res.Mode), res.Report
 	passed := 0
 	for _, c := range r.Cases {
@@ -83,8 +81,6 @@ func exerciseResult(res grading.Result, awarded int, calls []sandbox.MCPCall) *E
 		out.Summary += fmt.Sprintf(" +%d XP.", awarded)
 	}
 	if res.MCP != nil {
-		out.Cases = append([]sandbox.CaseResult(nil), r.Cases...)
-		mcpCaseMessages(out.Cases, calls)
 		out.MCP = mcpPanel(*res.MCP)
 	}
 	return out
@@ -112,15 +108,6 @@ func newExerciseView(ex *lessons.Exercise, plan *grading.Plan, code, action stri
 		v.HiddenCount = ex.MCP.HiddenCount()
 	}
 	return v
-}
-
-// allMCPCalls returns every call of an MCP exercise, hidden ones
-// included; none for other exercises.
-func (s *Server) allMCPCalls(exerciseID string) []sandbox.MCPCall {
-	if plan, ok := s.app.Plan(exerciseID); ok && plan.MCP() {
-		return plan.MCPCalls(grading.Submit)
-	}
-	return nil
 }
 
 // learnerExerciseView is an exercise as the learner finds it: their last
@@ -162,7 +149,7 @@ func (s *Server) exerciseForm(w http.ResponseWriter, r *http.Request) error {
 			w.Header().Set("Retry-After", retryAfter(e.RetryAfter))
 		}
 	} else {
-		v.Result = exerciseResult(out.Result, out.Awarded, s.allMCPCalls(ex.ID))
+		v.Result = exerciseResult(out.Result, out.Awarded)
 		r = withSummary(r, out.Summary)
 	}
 	if wantsJSON(r) {

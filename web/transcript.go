@@ -179,37 +179,6 @@ func mcpPanel(r sandbox.MCPReport) *MCPPanel {
 	}
 }
 
-// hiddenCallMessage says what was wrong with a hidden MCP call from what
-// the learner may know: the kind of answer the call wants, never its
-// arguments or the text it looks for.
-func hiddenCallMessage(c sandbox.MCPCall) string {
-	switch {
-	case len(c.Hints) > 0:
-		return "A hidden check of the tool list failed: some tool's hints do not fit what it does. Look again at each hint of every tool."
-	case c.Expect == sandbox.ExpectToolError:
-		return "A hidden call should get a tool error (isError: true) whose text tells the model what went wrong and what to do; your server's answer was not that. Try failures the sample calls do not show."
-	case c.Expect == sandbox.ExpectProtocolError:
-		return "A hidden call should get a protocol error (a JSON-RPC error object); your server's answer was not that. Check which failures belong on that channel."
-	}
-	return "A hidden call should get a result the model can use; your server's answer was not that, or missed what the call asks for. Try inputs the sample calls do not show."
-}
-
-// mcpCaseMessages names what was wrong in hidden MCP cases: the sandbox's
-// message speaks of printed output, which an MCP server does not have.
-func mcpCaseMessages(cases []sandbox.CaseResult, calls []sandbox.MCPCall) {
-	byName := map[string]sandbox.MCPCall{}
-	for _, c := range calls {
-		byName[c.Name] = c
-	}
-	for i, c := range cases {
-		call, ok := byName[c.Name]
-		if !c.Hidden || !ok || c.Verdict != sandbox.VerdictWrongOutput || !strings.Contains(c.Message, "printed") {
-			continue
-		}
-		cases[i].Message = hiddenCallMessage(call)
-	}
-}
-
 // mcpCallViews lists the calls "Run" sends, for the panel.
 func mcpCallViews(calls []sandbox.MCPCall) []MCPCallView {
 	var out []MCPCallView
