@@ -123,6 +123,7 @@ func New(cfg Config) (*Sandbox, error) {
 		MCPPoolSize:        cfg.MCPPoolSize,
 		RefillParallel:     1,
 		Nice:               cfg.WorkerNice,
+		SnapshotWasm:       cfg.SnapshotWasm,
 	}
 	s := &Sandbox{
 		cfg:       cfg,
@@ -503,6 +504,11 @@ func (p *inProcess) start(ctx context.Context, progress func(string)) error {
 		return err
 	}
 	progress(fmt.Sprintf("interpreter compiled in %v", time.Since(t).Round(time.Millisecond)))
+	if e.snapErr != nil {
+		progress("the snapshot start is off; interpreters start fresh for every submission: " + e.snapErr.Error())
+	} else if e.snap != nil {
+		progress("interpreters start from snapshot images")
+	}
 	p.mu.Lock()
 	p.e = e
 	p.pool = make(chan struct{})
