@@ -1,9 +1,13 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -58,4 +62,195 @@ func TestSnapshotGrades(t *testing.T) {
 			}
 		}
 	}
+}
+
+// snapshotSandbox is a sandbox with the snapshot start, in worker
+// processes as a server runs it, warmed.
+func snapshotSandbox(t *testing.T, inProcess bool) *Sandbox {
+	t.Helper()
+	cfg := testConfig(t)
+	cfg.SnapshotWasm = snapshotWasm(t)
+	cfg.InProcess = inProcess
+	cfg.PoolSize, cfg.MCPPoolSize = 1, 1
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close(context.Background()) })
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	var logs []string
+	if err := s.Warm(ctx, func(m string) { logs = append(logs, m) }); err != nil {
+		t.Fatal(err)
+	}
+	if inProcess && !slices.Contains(logs, "interpreters start from snapshot images") {
+		t.Fatalf("the snapshot start is not on: %q", logs)
+	}
+	return s
+}
+
+// isolationProbe reports what an earlier run may have left, then leaves
+// some of everything: a global of builtins, a module, a changed standard
+// module, a file in the interpreter's own file system, the random state.
+const isolationProbe = `import builtins, json, os, random, sys, time
+seen = []
+if hasattr(builtins, "left_mark"):
+    seen.append("builtins")
+if "left_module" in sys.modules:
+    seen.append("module")
+if hasattr(json, "left_mark"):
+    seen.append("json")
+if "/left/path" in sys.path:
+    seen.append("sys.path")
+mark = os.path.join(os.path.dirname(os.__file__), "left.txt")
+try:
+    with open(mark) as f:
+        seen.append("file " + f.read())
+except OSError:
+    pass
+print("seen", ",".join(seen) or "-")
+print("random", random.random(), random.getrandbits(64))
+print("urandom", os.urandom(16).hex())
+print("clock", time.time(), time.monotonic())
+builtins.left_mark = 1
+sys.modules["left_module"] = type(sys)("left_module")
+json.left_mark = 1
+sys.path.append("/left/path")
+random.seed(42)
+try:
+    with open(mark, "w") as f:
+        f.write("x")
+except OSError:
+    pass
+`
+
+// TestSnapshotIsolation runs the probe several times from the same image:
+// nothing one run changed reaches the next, each draws its own random
+// numbers, and the clocks are the host's now, not the image's.
+func TestSnapshotIsolation(t *testing.T) {
+	for _, inProcess := range []bool{false, true} {
+		t.Run(map[bool]string{false: "workers", true: "inprocess"}[inProcess], func(t *testing.T) {
+			s := snapshotSandbox(t, inProcess)
+			seenRandom := map[string]bool{}
+			var lastMono float64
+			for i := range 4 {
+				before := float64(time.Now().UnixNano()) / 1e9
+				res, err := s.Run(context.Background(), isolationProbe, "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.ExitCode != 0 {
+					t.Fatalf("run %d: exit %d: %s", i, res.ExitCode, res.Stderr)
+				}
+				lines := strings.Split(strings.TrimSpace(res.Stdout), "\n")
+				if len(lines) != 4 || lines[0] != "seen -" {
+					t.Fatalf("run %d saw what an earlier run left: %q", i, res.Stdout)
+				}
+				for _, l := range lines[1:3] {
+					if seenRandom[l] {
+						t.Errorf("run %d drew the same numbers as an earlier run: %s", i, l)
+					}
+					seenRandom[l] = true
+				}
+				var wall, mono float64
+				if _, err := fmt.Sscanf(lines[3], "clock %g %g", &wall, &mono); err != nil {
+					t.Fatalf("%q: %v", lines[3], err)
+				}
+				if after := float64(time.Now().UnixNano()) / 1e9; wall < before-1 || wall > after+1 {
+					t.Errorf("run %d: time.time() %f is not now (%f..%f)", i, wall, before, after)
+				}
+				if mono <= lastMono {
+					t.Errorf("run %d: time.monotonic() %f went back from %f", i, mono, lastMono)
+				}
+				lastMono = mono
+			}
+		})
+	}
+}
+
+// TestSnapshotMCPIsolation: changes to the teaching module and to the
+// asyncio loop in one MCP run never reach the next.
+func TestSnapshotMCPIsolation(t *testing.T) {
+	s := snapshotSandbox(t, false)
+	probe := `import asyncio, mcp, mcp.server
+print("seen", getattr(mcp, "left_mark", "-"), getattr(mcp.server.MCPServer, "left_mark", "-"), getattr(asyncio, "left_mark", "-"))
+mcp.left_mark = "module"
+mcp.server.MCPServer.left_mark = "class"
+asyncio.left_mark = "asyncio"
+` + lookupOrderSolution
+	for i := range 3 {
+		rep, err := s.GradeMCP(context.Background(), probe, lookupOrderCalls, MCPOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(rep.Script.Stdout, "seen - - -\n") {
+			t.Fatalf("run %d saw what an earlier run left: %q (stderr %q)", i, rep.Script.Stdout, rep.Script.Stderr)
+		}
+		if !rep.Passed {
+			t.Fatalf("run %d: the solution failed: %+v", i, rep.Cases)
+		}
+	}
+}
+
+// TestSnapshotImageHoldsNoSecret images an interpreter, runs a submission
+// from it whose hidden case prints its input, and searches the image for
+// the submission's nonce and hidden input: neither may be there, and the
+// image must be byte for byte what it was (the run wrote to its private
+// copy only).
+func TestSnapshotImageHoldsNoSecret(t *testing.T) {
+	cfg := testConfig(t)
+	ecfg := engineConfig{
+		WasmPath:           cfg.WasmPath,
+		CacheDir:           cfg.CacheDir,
+		MemoryLimitPages:   uint32(cfg.MemoryLimitBytes / wasmPageSize),
+		CloseOnContextDone: true,
+		SnapshotWasm:       snapshotWasm(t),
+	}
+	ctx := context.Background()
+	e, err := openEngine(ctx, ecfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.close(ctx)
+	if e.snap == nil {
+		t.Fatalf("no snapshot start: %v", e.snapErr)
+	}
+	img := e.snap.images[kindPlain]
+	read := func() []byte {
+		b := make([]byte, img.mem.size)
+		if _, err := img.mem.f.ReadAt(b, 0); err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	before := read()
+	nonce := newNonce()
+	hidden := "hidden-" + newNonce()
+	first, later := buildStdin(nonce, 1<<16, "print(input()[::-1])\n", []string{"visible", hidden})
+	out, settled := e.exec(execRequest{Stdin: first, Later: later, Nonce: nonce, Cases: 2, Timeout: 30 * time.Second, StdoutCap: 1 << 20, StderrCap: 1 << 16, Kind: kindPlain},
+		nil, func(p []byte) {})
+	if settled != nil {
+		<-settled
+	}
+	if out.ExitCode != 0 || out.Crash != "" {
+		t.Fatalf("run: %+v", out)
+	}
+	after := read()
+	if !bytes.Equal(before, after) {
+		t.Fatal("the run changed the image")
+	}
+	for _, secret := range []string{nonce, hidden, reverse(hidden)} {
+		if bytes.Contains(after, []byte(secret)) {
+			t.Errorf("the image holds %q", secret)
+		}
+	}
+	if bytes.Contains(after, []byte("print(input()[::-1])")) {
+		t.Error("the image holds the submission's code")
+	}
+}
+
+func reverse(s string) string {
+	r := []rune(s)
+	slices.Reverse(r)
+	return string(r)
 }
