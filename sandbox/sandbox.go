@@ -135,7 +135,7 @@ func New(cfg Config) (*Sandbox, error) {
 	}
 	if cfg.InProcess {
 		ecfg.RefillParallel = cfg.MaxConcurrent
-		s.exec = &inProcess{cfg: ecfg, slots: make(chan struct{}, cfg.MaxConcurrent)}
+		s.exec = &inProcess{cfg: ecfg, log: log, slots: make(chan struct{}, cfg.MaxConcurrent)}
 	} else {
 		s.exec = newProcPool(ecfg, cfg.MaxConcurrent, cfg.Timeout, log)
 	}
@@ -488,6 +488,7 @@ func runResult(tr transcript, end execOutcome, l limits) RunResult {
 // stops them at their deadline.
 type inProcess struct {
 	cfg   engineConfig
+	log   *slog.Logger
 	e     *engine
 	slots chan struct{}
 	mu    sync.Mutex
@@ -505,7 +506,7 @@ func (p *inProcess) start(ctx context.Context, progress func(string)) error {
 	}
 	progress(fmt.Sprintf("interpreter compiled in %v", time.Since(t).Round(time.Millisecond)))
 	if e.snapErr != nil {
-		progress("the snapshot start is off; interpreters start fresh for every submission: " + e.snapErr.Error())
+		p.log.Warn("sandbox: the snapshot start is off; interpreters start fresh for every submission", "err", e.snapErr)
 	} else if e.snap != nil {
 		progress("interpreters start from snapshot images")
 	}

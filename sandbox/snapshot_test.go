@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -253,4 +255,71 @@ func reverse(s string) string {
 	r := []rune(s)
 	slices.Reverse(r)
 	return string(r)
+}
+
+// TestSnapshotFallback: an instrumented module that is missing, or is not
+// instrumented, leaves the sandbox grading as without it, with the reason
+// logged once.
+func TestSnapshotFallback(t *testing.T) {
+	plain := testConfig(t).WasmPath
+	for _, c := range []struct {
+		name, wasm, why string
+		inProcess       bool
+	}{
+		{"missing, workers", filepath.Join(t.TempDir(), "none.wasm"), "no such file", false},
+		{"not instrumented, in process", plain, "does not export asyncify_start_unwind", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var logs syncBuffer
+			cfg := testConfig(t)
+			cfg.SnapshotWasm = c.wasm
+			cfg.InProcess = c.inProcess
+			cfg.PoolSize, cfg.MCPPoolSize = 1, 0
+			cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+			s, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close(context.Background())
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			if err := s.Warm(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+			for range 2 {
+				rep, err := s.Grade(ctx, reportAFailureSolution, reportAFailureCases, CompareTrimmedLines)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, r := range rep.Cases {
+					if r.Verdict != VerdictPassed {
+						t.Fatalf("%s: %s %s", r.Name, r.Verdict, r.Message)
+					}
+				}
+			}
+			out := logs.String()
+			if n := strings.Count(out, "the snapshot start is off"); n != 1 || !strings.Contains(out, c.why) {
+				t.Errorf("the log says %d times that the snapshot start is off, want once, with %q:\n%s", n, c.why, out)
+			}
+		})
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a logger used from several
+// goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
