@@ -217,6 +217,14 @@ func TestSnapshotImageHoldsNoSecret(t *testing.T) {
 	if e.snap == nil {
 		t.Fatalf("no snapshot start: %v", e.snapErr)
 	}
+	for _, im := range e.snap.images {
+		var hdr [4]byte
+		if _, err := im.mem.f.ReadAt(hdr[:], int64(im.data)); err != nil {
+			t.Fatal(err)
+		}
+		used := int(uint32(hdr[0])|uint32(hdr[1])<<8|uint32(hdr[2])<<16|uint32(hdr[3])<<24) - int(im.data) - 8
+		t.Logf("%s image: %d pages (%.1f MiB), stack pointer %d, unwound stack %d bytes", kindName(im.kind), im.pages, float64(im.mem.size)/(1<<20), im.sp, used)
+	}
 	img := e.snap.images[kindPlain]
 	read := func() []byte {
 		b := make([]byte, img.mem.size)
