@@ -52,7 +52,8 @@ node_modules/.package-lock.json: package.json package-lock.json
 	@touch $@
 
 ## snapshot: the interpreter instrumented for the sandbox's snapshot start (binaryen, pinned; about 2 min, once)
-snapshot: node_modules/.package-lock.json
+snapshot:
+	@[ -f $(PYTHON_WASM) ] || { echo "the interpreter is missing: run make setup first" >&2; exit 1; }
 	@scripts/ensure-snapshot $(PYTHON_WASM) $(SNAPSHOT_WASM)
 
 assets: node_modules/.package-lock.json
