@@ -291,6 +291,9 @@ func (e *engine) restore(ctx context.Context, set *snapshotSet, img *snapImage, 
 		return fmt.Errorf("sandbox: snapshot start: start the rewind: %w", err)
 	}
 	_, err = mod.ExportedFunction("_start").Call(rctx)
+	if sc.err != nil {
+		return sc.err
+	}
 	if sc.phase == phaseRewind && err == nil {
 		return errors.New("sandbox: snapshot start: _start returned without rewinding to the park point")
 	}
