@@ -207,6 +207,8 @@ func (e *engine) openSnapshot(ctx context.Context) (*snapshotSet, error) {
 		}
 		set.images[kind] = img
 	}
+	// The segments were for imaging only; they hold the module's bytes.
+	set.segs = nil
 	return set, nil
 }
 

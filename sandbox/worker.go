@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -91,6 +92,9 @@ func serveWorker(r io.Reader, w io.Writer) int {
 		send(workerEvent{Kind: "fail", Err: err.Error()})
 		return 1
 	}
+	// Compiling and imaging leave a large heap behind (the module's bytes,
+	// decoded functions); hand it back to the system before serving.
+	debug.FreeOSMemory()
 	ready := workerEvent{Kind: "ready"}
 	if e.snapErr != nil {
 		ready.Err = e.snapErr.Error()
