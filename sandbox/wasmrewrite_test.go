@@ -78,3 +78,37 @@ func TestSnapshotModuleRewrite(t *testing.T) {
 		t.Error("rewriting a text did not fail")
 	}
 }
+
+func TestEmptyActiveData(t *testing.T) {
+	active := func(flag byte, off int, data string) []byte {
+		b := []byte{flag}
+		if flag == 2 {
+			b = append(b, 0)
+		}
+		b = append(sleb128(append(b, 0x41), off), 0x0b)
+		return append(b, wasmVec(len(data), []byte(data))...)
+	}
+	passive := append([]byte{1}, wasmVec(3, []byte("xyz"))...)
+	body := wasmVec(3, bytes.Join([][]byte{active(0, 16, "abc"), passive, active(2, 70000, "q")}, nil))
+	out, segs, err := emptyActiveData(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := wasmVec(3, bytes.Join([][]byte{active(0, 16, ""), passive, active(2, 70000, "")}, nil))
+	if !bytes.Equal(out, want) {
+		t.Errorf("data section\n got %x\nwant %x", out, want)
+	}
+	if len(segs) != 2 || segs[0].offset != 16 || string(segs[0].data) != "abc" || segs[1].offset != 70000 || string(segs[1].data) != "q" {
+		t.Errorf("segments %+v", segs)
+	}
+	for _, bad := range [][]byte{
+		wasmVec(1, []byte{0, 0x23, 0, 0x0b, 0}),      // offset from a global
+		wasmVec(1, []byte{2, 1, 0x41, 0, 0x0b, 0}),   // another memory
+		wasmVec(1, []byte{0, 0x41, 0, 0x0b, 5, 'a'}), // truncated
+		wasmVec(1, []byte{7}),                        // unknown kind
+	} {
+		if _, _, err := emptyActiveData(bad); err == nil {
+			t.Errorf("%x: no error", bad)
+		}
+	}
+}
