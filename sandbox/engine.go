@@ -17,7 +17,6 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/experimental"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 	"github.com/tetratelabs/wazero/sys"
 )
 
@@ -69,6 +68,9 @@ type engineConfig struct {
 	RefillParallel int
 	// Nice is the worker process's nice increment (see Config.WorkerNice).
 	Nice int
+	// SnapshotWasm is the asyncify-instrumented interpreter (see
+	// Config.SnapshotWasm); "" starts every instance as a fresh one.
+	SnapshotWasm string
 }
 
 // moduleName names where the interpreter comes from, for messages.
@@ -119,6 +121,11 @@ type engine struct {
 	failedStarts int
 	gaveUp       error
 	refillWG     sync.WaitGroup
+	// snap, when not nil, starts instances from images of parked
+	// interpreters (see snapshot.go); snapErr says why it is nil although
+	// cfg.SnapshotWasm asked for it, and instances start as before.
+	snap    *snapshotSet
+	snapErr error
 	// running counts instance goroutines. The runtime may only be closed
 	// once they have all returned: closing it frees linear memory (an
 	// mmap), which a guest still running would then fault on.
@@ -149,12 +156,22 @@ func openEngine(ctx context.Context, cfg engineConfig) (*engine, error) {
 		_ = rt.Close(ctx)
 		return nil, err
 	}
-	return &engine{
+	e := &engine{
 		cfg: cfg, rt: rt, compiled: compiled, code: code,
 		ctx: ectx, cancel: cancel,
 		mem:  newMemPool(2),
 		wake: make(chan struct{}, 1),
-	}, nil
+	}
+	if cfg.SnapshotWasm != "" {
+		if !imageMemorySupported() {
+			e.snapErr = errors.New("sandbox: snapshot start: this system has no memory files (Linux only)")
+		} else if e.snap, e.snapErr = e.openSnapshot(ctx); e.snapErr == nil {
+			// Every instance starts from an image now: drop the plain module.
+			_ = compiled.Close(ctx)
+			e.compiled = nil
+		}
+	}
+	return e, nil
 }
 
 // compileModule makes a runtime for cfg, with the compilation cache in
@@ -172,7 +189,7 @@ func compileModule(ctx, rtCtx context.Context, cfg engineConfig, wasm []byte, ca
 		rc = rc.WithCompilationCache(cache)
 	}
 	rt := wazero.NewRuntimeWithConfig(rtCtx, rc)
-	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
+	if err := instantiateWASI(ctx, rt, cfg.SnapshotWasm != ""); err != nil {
 		_ = rt.Close(ctx)
 		return nil, nil, fmt.Errorf("sandbox: wasi: %w", err)
 	}
@@ -286,17 +303,7 @@ func (e *engine) start(kind harnessKind) (*instance, error) {
 	}
 	ctx, cancel := context.WithCancel(e.ctx)
 	inst.ctx, inst.cancel = ctx, cancel
-	ctx = experimental.WithMemoryAllocator(ctx, e.mem.allocator())
-	mc := wazero.NewModuleConfig().
-		WithName("").
-		WithArgs(harnessArgs(kind)...).
-		WithStdin(&parkReader{r: pr, ch: inst.parked}).
-		WithStdout(inst.stdout).
-		WithStderr(inst.stderr).
-		WithSysWalltime().
-		WithSysNanotime().
-		WithSysNanosleep().
-		WithFSConfig(wazero.NewFSConfig().WithFSMount(e.code, bytecodeDir))
+	mc := e.moduleConfig(kind, &parkReader{r: pr, ch: inst.parked}, inst.stdout, inst.stderr)
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
@@ -307,7 +314,12 @@ func (e *engine) start(kind harnessKind) (*instance, error) {
 	e.mu.Unlock()
 	go func() {
 		defer e.running.Done()
-		_, err := e.rt.InstantiateModule(ctx, e.compiled, mc)
+		var err error
+		if e.snap != nil {
+			err = e.restore(ctx, e.snap, e.snap.images[kind], mc)
+		} else {
+			_, err = e.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, e.mem.allocator()), e.compiled, mc)
+		}
 		_ = pr.Close()
 		inst.done <- err
 	}()
@@ -320,6 +332,24 @@ func (e *engine) start(kind harnessKind) (*instance, error) {
 		inst.stderr.attach(func(p []byte) { stderr.Write(p) }, 0, nil)
 		return nil, &startError{err: err, stderr: stderr.Bytes(), before: "before it read a submission"}
 	}
+}
+
+// moduleConfig is an instance's configuration: the harness's arguments
+// for kind, its streams, the host's clocks and the bytecode mounted
+// read-only. An image is taken and restored with the same, so the WASI
+// state that lives in the host (arguments, the preopened mount as fd 3,
+// the clocks) is the same before and after.
+func (e *engine) moduleConfig(kind harnessKind, stdin io.Reader, stdout, stderr io.Writer) wazero.ModuleConfig {
+	return wazero.NewModuleConfig().
+		WithName("").
+		WithArgs(harnessArgs(kind)...).
+		WithStdin(stdin).
+		WithStdout(stdout).
+		WithStderr(stderr).
+		WithSysWalltime().
+		WithSysNanotime().
+		WithSysNanosleep().
+		WithFSConfig(wazero.NewFSConfig().WithFSMount(e.code, bytecodeDir))
 }
 
 // startError is how an interpreter that was to start ended instead: _start
@@ -781,6 +811,9 @@ func (e *engine) close(ctx context.Context) error {
 		return fmt.Errorf("sandbox: close: an interpreter is still running: %w", ctx.Err())
 	}
 	err := e.rt.Close(ctx)
+	if e.snap != nil {
+		e.snap.close(ctx)
+	}
 	e.mem.close()
 	return err
 }

@@ -52,6 +52,10 @@ func testConfig(t testing.TB) Config {
 	if dir := os.Getenv("LEARN_SANDBOX_CACHE"); dir != "" {
 		cfg.CacheDir = dir
 	}
+	// LEARN_SANDBOX_SNAPSHOT=1 runs every test against the snapshot start.
+	if os.Getenv("LEARN_SANDBOX_SNAPSHOT") == "1" {
+		cfg.SnapshotWasm = snapshotWasm(t)
+	}
 	return cfg
 }
 

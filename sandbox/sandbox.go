@@ -123,6 +123,7 @@ func New(cfg Config) (*Sandbox, error) {
 		MCPPoolSize:        cfg.MCPPoolSize,
 		RefillParallel:     1,
 		Nice:               cfg.WorkerNice,
+		SnapshotWasm:       cfg.SnapshotWasm,
 	}
 	s := &Sandbox{
 		cfg:       cfg,
@@ -134,7 +135,7 @@ func New(cfg Config) (*Sandbox, error) {
 	}
 	if cfg.InProcess {
 		ecfg.RefillParallel = cfg.MaxConcurrent
-		s.exec = &inProcess{cfg: ecfg, slots: make(chan struct{}, cfg.MaxConcurrent)}
+		s.exec = &inProcess{cfg: ecfg, log: log, slots: make(chan struct{}, cfg.MaxConcurrent)}
 	} else {
 		s.exec = newProcPool(ecfg, cfg.MaxConcurrent, cfg.Timeout, log)
 	}
@@ -487,6 +488,7 @@ func runResult(tr transcript, end execOutcome, l limits) RunResult {
 // stops them at their deadline.
 type inProcess struct {
 	cfg   engineConfig
+	log   *slog.Logger
 	e     *engine
 	slots chan struct{}
 	mu    sync.Mutex
@@ -503,6 +505,11 @@ func (p *inProcess) start(ctx context.Context, progress func(string)) error {
 		return err
 	}
 	progress(fmt.Sprintf("interpreter compiled in %v", time.Since(t).Round(time.Millisecond)))
+	if e.snapErr != nil {
+		p.log.Warn("sandbox: the snapshot start is off; interpreters start fresh for every submission", "err", e.snapErr)
+	} else if e.snap != nil {
+		progress("interpreters start from snapshot images")
+	}
 	p.mu.Lock()
 	p.e = e
 	p.pool = make(chan struct{})

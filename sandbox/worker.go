@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -52,7 +53,9 @@ type workerMsg struct {
 type workerEvent struct {
 	// Kind is ready, fail, pool, started, stdout, done or free. A fail
 	// before ready means the engine did not open; after it, that its
-	// interpreter never starts (Err says why, naming the file).
+	// interpreter never starts (Err says why, naming the file). Err on
+	// ready says why the snapshot start asked for could not be had (the
+	// worker then starts interpreters as without it).
 	Kind    string
 	ID      uint64
 	N       int // pool: parked instances
@@ -89,7 +92,14 @@ func serveWorker(r io.Reader, w io.Writer) int {
 		send(workerEvent{Kind: "fail", Err: err.Error()})
 		return 1
 	}
-	send(workerEvent{Kind: "ready"})
+	// Compiling and imaging leave a large heap behind (the module's bytes,
+	// decoded functions); hand it back to the system before serving.
+	debug.FreeOSMemory()
+	ready := workerEvent{Kind: "ready"}
+	if e.snapErr != nil {
+		ready.Err = e.snapErr.Error()
+	}
+	send(ready)
 	e.fill(func(n int) { send(workerEvent{Kind: "pool", N: n}) },
 		func(err error) { send(workerEvent{Kind: "fail", Err: err.Error()}) })
 	for {
@@ -181,9 +191,11 @@ type procPool struct {
 	// served is set once any worker has started an interpreter. Until
 	// then a worker's report that its interpreter never starts breaks the
 	// pool: failErr holds it, and nothing runs.
-	served  atomic.Bool
-	failMu  sync.Mutex
-	failErr error
+	served atomic.Bool
+	// snapNote logs, once, why workers could not have the snapshot start.
+	snapNote sync.Once
+	failMu   sync.Mutex
+	failErr  error
 }
 
 type worker struct {
@@ -375,6 +387,11 @@ func (w *worker) spawn(ctx context.Context) error {
 				continue
 			case ev.Kind == "ready":
 				ready = true
+				if ev.Err != "" {
+					w.pp.snapNote.Do(func() {
+						w.pp.log.Warn("sandbox: the snapshot start is off; interpreters start fresh for every submission", "err", ev.Err)
+					})
+				}
 			}
 			events <- ev
 		}

@@ -363,7 +363,14 @@ def _warm():
 
 def _serve():
     stdin = _Stdin()
+    # The first read of stdin is where the snapshot start images a parked
+    # interpreter (sandbox/snapshot.go) and where each submission's copy of
+    # that image resumes. The random module, if anything imported it, was
+    # seeded when the image was taken: seed it again from this run's
+    # entropy, before any of the submission's code runs.
     header = stdin.readline().split()
+    if "random" in sys.modules:
+        sys.modules["random"].seed()
     if len(header) >= 6 and header[0] == b"LEARNMCP2" and _MCP:
         _serve_mcp(stdin, header)
     if len(header) < 5 or header[0] != b"LEARN2":
