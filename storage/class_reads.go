@@ -2,13 +2,13 @@ package storage
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"learn/progress"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // The dashboard's reads: each is one query over the class's members,
@@ -174,7 +174,11 @@ func (s *DB) ClassActivity(ctx context.Context, classID int64) (progress.ClassAc
 		return nil
 	}
 	// Each read fills its own map, on its own connection.
-	if err := parallel(lessons, quizzes, widgets, exercises, xp, times); err != nil {
+	var g errgroup.Group
+	for _, read := range []func() error{lessons, quizzes, widgets, exercises, xp, times} {
+		g.Go(read)
+	}
+	if err := g.Wait(); err != nil {
 		return act, err
 	}
 	for _, ts := range act.Times {
@@ -196,17 +200,6 @@ func tenMinutes(raw any) any {
 		return v / int64(10*time.Minute)
 	}
 	return raw
-}
-
-// parallel runs fns at once and returns their errors joined.
-func parallel(fns ...func() error) error {
-	errs := make([]error, len(fns))
-	var wg sync.WaitGroup
-	for i, fn := range fns {
-		wg.Go(func() { errs[i] = fn() })
-	}
-	wg.Wait()
-	return errors.Join(errs...)
 }
 
 // WeeklyXP sums each member's XP since since.
