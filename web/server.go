@@ -24,6 +24,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -105,7 +106,11 @@ type Server struct {
 	ready   []ReadyCheck
 	handler http.Handler
 
-	pages   pageCache
+	pages pageCache
+	// zip pools the compressors of drawn answers (compress.go).
+	zip compressors
+	// gzipped keeps compressed lesson pages (compress.go).
+	gzipped gzipPages
 	dev     *devHub // nil unless Config.Dev
 	guide   *guide
 	maxForm int64
@@ -133,6 +138,7 @@ func New(cfg Config) (*Server, error) {
 		maxBody: cfg.MaxBodyBytes,
 		ready:   cfg.Ready,
 	}
+	s.gzipped.seed = maphash.MakeSeed()
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

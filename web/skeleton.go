@@ -73,17 +73,21 @@ func splitSkeleton(page []byte) (*skeleton, error) {
 	}
 }
 
-// write writes the page to buf, calling fill for each hole.
-func (sk *skeleton) write(buf *bytes.Buffer, fill func(hole string, buf *bytes.Buffer) error) error {
+// write writes the page to buf, calling fill for each hole, and returns
+// where each hole's bytes lie in buf (the style nonce marked secret).
+func (sk *skeleton) write(buf *bytes.Buffer, fill func(hole string, buf *bytes.Buffer) error) ([]pageSpan, error) {
+	spans := make([]pageSpan, 0, len(sk.holes))
 	for i, part := range sk.static {
 		buf.Write(part)
 		if i < len(sk.holes) {
+			start := buf.Len()
 			if err := fill(sk.holes[i], buf); err != nil {
-				return err
+				return nil, err
 			}
+			spans = append(spans, pageSpan{start: start, end: buf.Len(), secret: sk.holes[i] == holeNonce})
 		}
 	}
-	return nil
+	return spans, nil
 }
 
 // pageCache holds lesson skeletons and drawn quizzes. A reloaded course
@@ -253,7 +257,7 @@ func (s *Server) serveLesson(w http.ResponseWriter, r *http.Request, lesson *les
 	var nonce string
 	buf := pageBuffers.Get().(*bytes.Buffer)
 	defer putPageBuffer(buf)
-	err = sk.write(buf, func(h string, buf *bytes.Buffer) error {
+	spans, err := sk.write(buf, func(h string, buf *bytes.Buffer) error {
 		switch {
 		case h == holeStats:
 			return learnerStats(figures).Render(r.Context(), buf)
@@ -297,5 +301,13 @@ func (s *Server) serveLesson(w http.ResponseWriter, r *http.Request, lesson *les
 	if nonce != "" {
 		w.Header().Set("Content-Security-Policy", policyWithStyleNonce(nonce))
 	}
-	return writePage(w, http.StatusOK, buf)
+	if !acceptsGzip(r) || r.Method == http.MethodHead {
+		return writePage(w, http.StatusOK, buf)
+	}
+	gz := pageBuffers.Get().(*bytes.Buffer)
+	defer putPageBuffer(gz)
+	if err := s.writeGzipPage(gz, buf.Bytes(), spans); err != nil {
+		return err
+	}
+	return writeCodedPage(w, http.StatusOK, gz, codingGzip)
 }
