@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
-	"hash/maphash"
 	"io"
 	"net/http"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/andybalholm/brotli"
+	"github.com/cespare/xxhash/v2"
 )
 
 // Compression. HTML pages, error pages and JSON answers are compressed when
@@ -299,6 +299,9 @@ func plainBody(w http.ResponseWriter) {
 // codedETag gives a compressed answer its own entity tag: the bytes differ
 // from the identity answer's.
 func codedETag(etag, coding string) string {
+	if coding == codingIdentity {
+		return etag
+	}
 	if strings.HasSuffix(etag, `"`) {
 		return etag[:len(etag)-1] + "-" + coding + `"`
 	}
@@ -347,7 +350,6 @@ type gzipPage struct {
 // since the last view, gets the same bytes, so the page is compressed
 // once, not per request.
 type gzipPages struct {
-	seed  maphash.Seed
 	mu    sync.Mutex
 	pages map[uint64]*gzipPage
 }
@@ -369,21 +371,25 @@ func secretPieces(page []byte, spans []pageSpan) (pieces, secrets [][]byte) {
 	return append(pieces, page[at:]), secrets
 }
 
-// writeGzipPage writes page, with its holes at spans, as a gzip member to
-// out. The pieces between secret holes are compressed once per distinct
-// content and kept (gzipPages); the secrets are stored blocks, so the
-// answer's length never depends on them.
-func (s *Server) writeGzipPage(out *bytes.Buffer, page []byte, spans []pageSpan) error {
-	pieces, secrets := secretPieces(page, spans)
-	var h maphash.Hash
-	h.SetSeed(s.gzipped.seed)
+// piecesHash hashes a page's pieces between its secrets, and where they
+// end: equal hashes mean the same page but for the secrets. It is the
+// same on every server, so replicas give the same entity tag.
+func piecesHash(pieces [][]byte) uint64 {
+	h := xxhash.New()
 	for _, p := range pieces {
 		var n [8]byte
 		binary.LittleEndian.PutUint64(n[:], uint64(len(p)))
-		h.Write(n[:])
-		h.Write(p)
+		_, _ = h.Write(n[:])
+		_, _ = h.Write(p)
 	}
-	key := h.Sum64()
+	return h.Sum64()
+}
+
+// writeGzipPage writes page as a gzip member to out: its pieces (between
+// the secrets, hashing to key) are compressed once per distinct content
+// and kept (gzipPages); the secrets are stored blocks, so the answer's
+// length never depends on them.
+func (s *Server) writeGzipPage(out *bytes.Buffer, page []byte, pieces, secrets [][]byte, key uint64) error {
 	s.gzipped.mu.Lock()
 	gp := s.gzipped.pages[key]
 	s.gzipped.mu.Unlock()

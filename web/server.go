@@ -24,7 +24,6 @@ package web
 import (
 	"context"
 	"fmt"
-	"hash/maphash"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -138,7 +137,6 @@ func New(cfg Config) (*Server, error) {
 		maxBody: cfg.MaxBodyBytes,
 		ready:   cfg.Ready,
 	}
-	s.gzipped.seed = maphash.MakeSeed()
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

@@ -187,6 +187,23 @@ func (s *Server) cachedDrawing(r *http.Request, key quizKey, draw templ.Componen
 	return buf.Bytes(), nil
 }
 
+// etagMatches reports whether an If-None-Match header names tag, by weak
+// comparison (RFC 9110, 13.1.2).
+func etagMatches(header, tag string) bool {
+	if header == "" {
+		return false
+	}
+	if strings.TrimSpace(header) == "*" {
+		return true
+	}
+	for t := range strings.SplitSeq(header, ",") {
+		if strings.TrimPrefix(strings.TrimSpace(t), "W/") == tag {
+			return true
+		}
+	}
+	return false
+}
+
 // touched reports whether the learner has tried the widget or quiz, which
 // then shows their last result.
 func touched(sum progress.Summary, lesson *lessons.Lesson, w *lessons.Widget) bool {
@@ -298,15 +315,46 @@ func (s *Server) serveLesson(w http.ResponseWriter, r *http.Request, lesson *les
 	if err != nil {
 		return err
 	}
-	if nonce != "" {
-		w.Header().Set("Content-Security-Policy", policyWithStyleNonce(nonce))
+	// The entity tag is the page's content but for its secrets: it changes
+	// with every write the page shows (the learner's, others' Q&A posts, a
+	// class's assignments, a reloaded course, a new commit), on any server.
+	pieces, secrets := secretPieces(buf.Bytes(), spans)
+	key := piecesHash(pieces)
+	coding := codingIdentity
+	switch {
+	case r.Method == http.MethodHead:
+	case acceptsGzip(r):
+		coding = codingGzip
+	case buf.Len() >= minCompressBytes:
+		coding = chooseCoding(r) // brotli by the middleware, or none
 	}
-	if !acceptsGzip(r) || r.Method == http.MethodHead {
+	tag := fmt.Sprintf(`"%016x"`, key)
+	h := w.Header()
+	h.Set("Cache-Control", "private, no-cache")
+	if shown == nil && etagMatches(r.Header.Get("If-None-Match"), codedETag(tag, coding)) {
+		// No CSP here: a 304's headers replace the cached ones, and the
+		// cached page carries its own style nonce.
+		h.Del("Content-Security-Policy")
+		h.Set("ETag", codedETag(tag, coding))
+		h.Add("Vary", "Accept-Encoding")
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	if shown == nil {
+		h.Set("ETag", tag)
+	}
+	if nonce != "" {
+		h.Set("Content-Security-Policy", policyWithStyleNonce(nonce))
+	}
+	if coding != codingGzip {
 		return writePage(w, http.StatusOK, buf)
+	}
+	if shown == nil {
+		h.Set("ETag", codedETag(tag, coding))
 	}
 	gz := pageBuffers.Get().(*bytes.Buffer)
 	defer putPageBuffer(gz)
-	if err := s.writeGzipPage(gz, buf.Bytes(), spans); err != nil {
+	if err := s.writeGzipPage(gz, buf.Bytes(), pieces, secrets, key); err != nil {
 		return err
 	}
 	return writeCodedPage(w, http.StatusOK, gz, codingGzip)
