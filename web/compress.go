@@ -241,18 +241,22 @@ func bodyAllowed(status int) bool {
 	return status >= 200 && status != http.StatusNoContent && status != http.StatusNotModified
 }
 
-// Flush sends what is buffered, for streams.
-func (c *compressWriter) Flush() {
+// FlushError sends what is buffered, for streams, through the writers
+// beneath (http.ResponseController finds it).
+func (c *compressWriter) FlushError() error {
 	if !c.decided {
 		c.decide(-1)
 	}
 	if c.zw != nil {
-		_ = c.zw.Flush()
+		if err := c.zw.Flush(); err != nil {
+			return err
+		}
 	}
-	if f, ok := c.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
+	return http.NewResponseController(c.ResponseWriter).Flush()
 }
+
+// Flush is FlushError for http.Flusher.
+func (c *compressWriter) Flush() { _ = c.FlushError() }
 
 // close ends the compressed stream and returns the compressor to its pool.
 func (c *compressWriter) close() {
