@@ -144,3 +144,30 @@ func TestTagChangesAcrossServers(t *testing.T) {
 		t.Fatalf("after earning XP on A, B answers %d with ETag %q (was %q); want 200 and a new tag", after.status, after.etag, before.etag)
 	}
 }
+
+// TestShownResultIsNotRevalidated checks that the page showing a plain
+// form post's result once is no-store and has no entity tag.
+func TestShownResultIsNotRevalidated(t *testing.T) {
+	s := newTestServer(t)
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	c := newClient(t, ts.URL)
+	lesson, wd := firstWidget(t, s, quiz.KindClassify)
+	req, _ := http.NewRequest(http.MethodPost, ts.URL+widgetAction(lesson.Slug, wd.ID), strings.NewReader(rightAnswers(wd).Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := c.http.Do(req) // follows the 303 to the lesson
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.Request.Method != http.MethodGet || !strings.HasPrefix(resp.Request.URL.Path, "/lessons/") {
+		t.Fatalf("the plain post ended at %s %s", resp.Request.Method, resp.Request.URL)
+	}
+	if cc, et := resp.Header.Get("Cache-Control"), resp.Header.Get("ETag"); cc != "no-store" || et != "" {
+		t.Errorf("the page with the shown result: Cache-Control %q, ETag %q; want no-store and none", cc, et)
+	}
+	after := condGet(t, c.http, ts.URL+"/lessons/"+lesson.Slug, "", "")
+	if after.etag == "" || after.header.Get("Cache-Control") != "private, no-cache" {
+		t.Errorf("the next view: Cache-Control %q, ETag %q", after.header.Get("Cache-Control"), after.etag)
+	}
+}

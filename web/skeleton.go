@@ -330,7 +330,11 @@ func (s *Server) serveLesson(w http.ResponseWriter, r *http.Request, lesson *les
 	}
 	tag := fmt.Sprintf(`"%016x"`, key)
 	h := w.Header()
-	h.Set("Cache-Control", "private, no-cache")
+	if shown == nil {
+		// Kept without a check only by this browser (a shown result is
+		// no-store, set by lessonShow).
+		h.Set("Cache-Control", "private, no-cache")
+	}
 	if shown == nil && etagMatches(r.Header.Get("If-None-Match"), codedETag(tag, coding)) {
 		// No CSP here: a 304's headers replace the cached ones, and the
 		// cached page carries its own style nonce.
