@@ -313,10 +313,10 @@ func codedETag(etag, coding string) string {
 }
 
 // gzipHeader is a gzip member header: DEFLATE, no name, no time, unknown OS.
-var gzipHeader = [10]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff}
+const gzipHeader = "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
 
 // finalEmptyBlock is a final, empty DEFLATE block with fixed codes.
-var finalEmptyBlock = [2]byte{0x03, 0x00}
+const finalEmptyBlock = "\x03\x00"
 
 // storedBlocks appends p as non-final stored (uncompressed) DEFLATE
 // blocks; the stream must be on a byte boundary, and stays on one.
@@ -421,14 +421,14 @@ func (s *Server) writeGzipPage(out *bytes.Buffer, page []byte, pieces, secrets [
 		s.gzipped.pages[key] = gp
 		s.gzipped.mu.Unlock()
 	}
-	out.Write(gzipHeader[:])
+	out.WriteString(gzipHeader)
 	for i, d := range gp.deflated {
 		out.Write(d)
 		if i < len(secrets) {
 			storedBlocks(out, secrets[i])
 		}
 	}
-	out.Write(finalEmptyBlock[:])
+	out.WriteString(finalEmptyBlock)
 	var trailer [8]byte
 	binary.LittleEndian.PutUint32(trailer[:4], crc32.ChecksumIEEE(page))
 	binary.LittleEndian.PutUint32(trailer[4:], uint32(len(page)))
