@@ -64,30 +64,60 @@ func newTestServer(tb testing.TB, opts ...func(*testSetup)) *Server {
 }
 
 // BenchmarkLessonPage measures serving one lesson page, for a new visitor
-// and for a returning learner whose cookie makes the page read progress.
+// and for a returning learner whose cookie makes the page read progress,
+// plain and gzip, and a returning learner's revalidation of an unchanged
+// page (304).
 func BenchmarkLessonPage(b *testing.B) {
 	s := newTestServer(b)
 	const path = "/lessons/two-ways-to-fail"
 	first := httptest.NewRecorder()
 	s.ServeHTTP(first, httptest.NewRequest(http.MethodGet, "/", nil))
 	cookie := first.Result().Cookies()[0]
+	tagged := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodGet, path, nil)
+	req.AddCookie(cookie)
+	req.Header.Set("Accept-Encoding", "gzip")
+	s.ServeHTTP(tagged, req)
+	etag := tagged.Header().Get("ETag")
 	for _, bc := range []struct {
 		name   string
 		cookie *http.Cookie
-	}{{"new-visitor", nil}, {"returning-learner", cookie}} {
+		accept string
+		inm    string
+		want   int
+	}{
+		{"new-visitor", nil, "", "", http.StatusOK},
+		{"returning-learner", cookie, "", "", http.StatusOK},
+		{"new-visitor-gzip", nil, "gzip, deflate, br", "", http.StatusOK},
+		{"returning-learner-gzip", cookie, "gzip, deflate, br", "", http.StatusOK},
+		{"returning-learner-304", cookie, "gzip, deflate, br", etag, http.StatusNotModified},
+	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
+			var size int
+			cpu0 := cpuTime()
 			for b.Loop() {
 				req := httptest.NewRequest(http.MethodGet, path, nil)
 				if bc.cookie != nil {
 					req.AddCookie(bc.cookie)
 				}
+				if bc.accept != "" {
+					req.Header.Set("Accept-Encoding", bc.accept)
+				}
+				if bc.inm != "" {
+					req.Header.Set("If-None-Match", bc.inm)
+				}
 				rec := httptest.NewRecorder()
 				s.ServeHTTP(rec, req)
-				if rec.Code != http.StatusOK {
-					b.Fatalf("GET %s = %d", path, rec.Code)
+				if rec.Code != bc.want {
+					b.Fatalf("GET %s = %d, want %d", path, rec.Code, bc.want)
 				}
+				size = rec.Body.Len()
 			}
+			b.ReportMetric(float64(size), "bytes/page")
+			// CPU time, which a loaded machine inflates less than wall time
+			// (the process's, so the benchmark's own requests count too).
+			b.ReportMetric(float64(cpuTime()-cpu0)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
 		})
 	}
 }

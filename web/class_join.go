@@ -40,6 +40,7 @@ func (s *Server) joinShow(w http.ResponseWriter, r *http.Request) error {
 
 // join adds the learner to a class and shows their secret words.
 func (s *Server) join(w http.ResponseWriter, r *http.Request) error {
+	plainBody(w) // the answer shows the secret words (BREACH)
 	v := JoinView{Page: s.page(r, "Join a class", "classes"), Code: r.PostFormValue("code"), Name: r.PostFormValue("name")}
 	j, err := s.app.Join(r.Context(), progress.ActorFrom(r.Context()), v.Code, v.Name)
 	if err != nil {

@@ -43,6 +43,7 @@ type ExerciseRow struct {
 
 // classLearner draws one learner's page.
 func (s *Server) classLearner(w http.ResponseWriter, r *http.Request) error {
+	plainBody(w) // secret words beside the learner's code (BREACH)
 	id, err := classID(r)
 	if err != nil {
 		return err

@@ -246,6 +246,20 @@ func writePage(w http.ResponseWriter, status int, buf *bytes.Buffer) error {
 	return nil
 }
 
+// writeCodedPage sends a drawn HTML page already compressed with coding.
+func writeCodedPage(w http.ResponseWriter, status int, body *bytes.Buffer, coding string) error {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Encoding", coding)
+	h.Add("Vary", "Accept-Encoding")
+	h.Set("Content-Length", strconv.Itoa(body.Len()))
+	w.WriteHeader(status)
+	if _, err := w.Write(body.Bytes()); err != nil {
+		return fmt.Errorf("%w: %v", errClientGone, err)
+	}
+	return nil
+}
+
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) error {
 	return notFoundError("")
 }

@@ -74,6 +74,7 @@ func (s *Server) routes() http.Handler {
 	h = s.limitBody(h)
 	h = securityHeaders(h)
 	h = s.recoverPanics(h)
+	h = s.compress(h)
 	h = s.logRequests(h)
 	return h
 }

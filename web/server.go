@@ -105,7 +105,11 @@ type Server struct {
 	ready   []ReadyCheck
 	handler http.Handler
 
-	pages   pageCache
+	pages pageCache
+	// zip pools the compressors of drawn answers (compress.go).
+	zip compressors
+	// gzipped keeps compressed lesson pages (compress.go).
+	gzipped gzipPages
 	dev     *devHub // nil unless Config.Dev
 	guide   *guide
 	maxForm int64

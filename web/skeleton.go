@@ -73,17 +73,21 @@ func splitSkeleton(page []byte) (*skeleton, error) {
 	}
 }
 
-// write writes the page to buf, calling fill for each hole.
-func (sk *skeleton) write(buf *bytes.Buffer, fill func(hole string, buf *bytes.Buffer) error) error {
+// write writes the page to buf, calling fill for each hole, and returns
+// where each hole's bytes lie in buf (the style nonce marked secret).
+func (sk *skeleton) write(buf *bytes.Buffer, fill func(hole string, buf *bytes.Buffer) error) ([]pageSpan, error) {
+	spans := make([]pageSpan, 0, len(sk.holes))
 	for i, part := range sk.static {
 		buf.Write(part)
 		if i < len(sk.holes) {
+			start := buf.Len()
 			if err := fill(sk.holes[i], buf); err != nil {
-				return err
+				return nil, err
 			}
+			spans = append(spans, pageSpan{start: start, end: buf.Len(), secret: sk.holes[i] == holeNonce})
 		}
 	}
-	return nil
+	return spans, nil
 }
 
 // pageCache holds lesson skeletons and drawn quizzes. A reloaded course
@@ -183,6 +187,23 @@ func (s *Server) cachedDrawing(r *http.Request, key quizKey, draw templ.Componen
 	return buf.Bytes(), nil
 }
 
+// etagMatches reports whether an If-None-Match header names tag, by weak
+// comparison (RFC 9110, 13.1.2).
+func etagMatches(header, tag string) bool {
+	if header == "" {
+		return false
+	}
+	if strings.TrimSpace(header) == "*" {
+		return true
+	}
+	for t := range strings.SplitSeq(header, ",") {
+		if strings.TrimPrefix(strings.TrimSpace(t), "W/") == tag {
+			return true
+		}
+	}
+	return false
+}
+
 // touched reports whether the learner has tried the widget or quiz, which
 // then shows their last result.
 func touched(sum progress.Summary, lesson *lessons.Lesson, w *lessons.Widget) bool {
@@ -253,7 +274,7 @@ func (s *Server) serveLesson(w http.ResponseWriter, r *http.Request, lesson *les
 	var nonce string
 	buf := pageBuffers.Get().(*bytes.Buffer)
 	defer putPageBuffer(buf)
-	err = sk.write(buf, func(h string, buf *bytes.Buffer) error {
+	spans, err := sk.write(buf, func(h string, buf *bytes.Buffer) error {
 		switch {
 		case h == holeStats:
 			return learnerStats(figures).Render(r.Context(), buf)
@@ -294,8 +315,51 @@ func (s *Server) serveLesson(w http.ResponseWriter, r *http.Request, lesson *les
 	if err != nil {
 		return err
 	}
-	if nonce != "" {
-		w.Header().Set("Content-Security-Policy", policyWithStyleNonce(nonce))
+	// The entity tag is the page's content but for its secrets: it changes
+	// with every write the page shows (the learner's, others' Q&A posts, a
+	// class's assignments, a reloaded course, a new commit), on any server.
+	pieces, secrets := secretPieces(buf.Bytes(), spans)
+	key := piecesHash(pieces)
+	coding := codingIdentity
+	switch {
+	case r.Method == http.MethodHead:
+	case acceptsGzip(r):
+		coding = codingGzip
+	case buf.Len() >= minCompressBytes:
+		coding = chooseCoding(r) // brotli by the middleware, or none
 	}
-	return writePage(w, http.StatusOK, buf)
+	tag := fmt.Sprintf(`"%016x"`, key)
+	h := w.Header()
+	if shown == nil {
+		// Kept without a check only by this browser (a shown result is
+		// no-store, set by lessonShow).
+		h.Set("Cache-Control", "private, no-cache")
+	}
+	if shown == nil && etagMatches(r.Header.Get("If-None-Match"), codedETag(tag, coding)) {
+		// No CSP here: a 304's headers replace the cached ones, and the
+		// cached page carries its own style nonce.
+		h.Del("Content-Security-Policy")
+		h.Set("ETag", codedETag(tag, coding))
+		h.Add("Vary", "Accept-Encoding")
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	if shown == nil {
+		h.Set("ETag", tag)
+	}
+	if nonce != "" {
+		h.Set("Content-Security-Policy", policyWithStyleNonce(nonce))
+	}
+	if coding != codingGzip {
+		return writePage(w, http.StatusOK, buf)
+	}
+	if shown == nil {
+		h.Set("ETag", codedETag(tag, coding))
+	}
+	gz := pageBuffers.Get().(*bytes.Buffer)
+	defer putPageBuffer(gz)
+	if err := s.writeGzipPage(gz, buf.Bytes(), pieces, secrets, key); err != nil {
+		return err
+	}
+	return writeCodedPage(w, http.StatusOK, gz, codingGzip)
 }
