@@ -353,45 +353,140 @@ type LearnerSignIn struct {
 	Code, Name, Secret string
 	// Address is the client's network address, for the rate limit.
 	Address string
+	// UserAgent is the browser's User-Agent header, to tell the learner's
+	// devices apart on their page.
+	UserAgent string
 }
 
-// SignInLearner finds the learner of a class by name and secret words, so
-// that the web layer can make this browser that learner. It returns the
-// learner id.
+// MaxUserAgentLen bounds the User-Agent kept for a device (bytes).
+const MaxUserAgentLen = 200
+
+// SignInLearner finds the learner of a class by name and secret words and
+// records this browser as one of their devices, so that the web layer can
+// make it that learner; the device stays signed in until the teacher makes
+// new words, the learner leaves the class or deletes their data, or signs
+// out their other devices.
 //
 // Errors: TooMany past SecretTriesPerName tries in ten minutes for one name
-// or SecretTriesPerAddress a minute from one address; Denied, with one
-// message, for a wrong code, name or words.
-func (s *Service) SignInLearner(ctx context.Context, in LearnerSignIn) (string, error) {
+// from one address, SecretTriesPerAddress a minute from one address, or
+// while the name waits after failures in a row (SignInDelay); Denied, with
+// one message, for a wrong code, name or words.
+func (s *Service) SignInLearner(ctx context.Context, in LearnerSignIn) (Device, error) {
 	now := s.now()
 	code := NormalizeJoinCode(in.Code)
 	_, key, _ := cleanName(in.Name, "name")
-	wait, err := s.takeTries(ctx, now, RateCheck{s.rules.secretAddr, addressKey(in.Address)}, RateCheck{s.rules.secretName, code + "\x00" + key})
+	wait, err := s.takeTries(ctx, now, RateCheck{s.rules.secretAddr, addressKey(in.Address)},
+		RateCheck{s.rules.secretName, code + "\x00" + key + "\x00" + addressKey(in.Address)})
 	if err != nil {
-		return "", err
+		return Device{}, err
 	}
 	if wait > 0 {
-		return "", tooMany(wait, "Too many tries with this name. Wait a few minutes, or ask your teacher for your words.")
+		return Device{}, tooMany(wait, fmt.Sprintf("Too many tries with this name. Try again in %s, or ask your teacher for your words.", delayText(wait)))
 	}
-	denied := &Error{Kind: Denied, Message: "The class code, name and secret words do not match. Check them with your teacher."}
+	failures := failureKey("words", code+"\x00"+key)
+	if wait, err := s.accountWait(ctx, failures, now); err != nil {
+		return Device{}, err
+	} else if wait > 0 {
+		return Device{}, tooMany(wait, fmt.Sprintf("Wrong words were tried for this name several times in a row. Try again in %s, or ask your teacher for your words.", delayText(wait)))
+	}
+	denied := func() (Device, error) {
+		if err := s.countFailure(ctx, failures, now); err != nil {
+			return Device{}, err
+		}
+		return Device{}, &Error{Kind: Denied, Message: "The class code, name and secret words do not match. Check them with your teacher."}
+	}
 	c, err := s.classes.FindClassByCode(ctx, code)
 	if errors.Is(err, ErrNotFound) || code == "" || key == "" {
-		return "", denied
+		return denied()
 	}
 	if err != nil {
-		return "", err
+		return Device{}, err
 	}
 	m, err := s.classes.FindMemberByName(ctx, c.ID, key)
 	if errors.Is(err, ErrNotFound) {
-		return "", denied
+		return denied()
 	}
 	if err != nil {
-		return "", err
+		return Device{}, err
 	}
 	if subtle.ConstantTimeCompare([]byte(hashSecret(c.ID, in.Secret)), []byte(m.SecretHash)) != 1 {
-		return "", denied
+		return denied()
 	}
-	return m.LearnerID, nil
+	if err := s.classes.ClearSignInFailures(ctx, failures); err != nil {
+		return Device{}, err
+	}
+	id, err := newDeviceID()
+	if err != nil {
+		return Device{}, err
+	}
+	d := Device{ID: id, LearnerID: m.LearnerID, ClassID: c.ID, UserAgent: cutUserAgent(in.UserAgent), CreatedAt: now, LastSeen: now}
+	if err := s.classes.AddDevice(ctx, d); err != nil {
+		return Device{}, err
+	}
+	return d, nil
+}
+
+// newDeviceID returns 128 random bits as hex.
+func newDeviceID() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("progress: new device id: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+// cutUserAgent keeps at most MaxUserAgentLen bytes of valid, printable
+// UTF-8 of a User-Agent header.
+func cutUserAgent(ua string) string {
+	ua = strings.Map(func(r rune) rune {
+		if r == utf8.RuneError || !unicode.IsPrint(r) {
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(ua, ""))
+	for len(ua) > MaxUserAgentLen {
+		_, size := utf8.DecodeLastRuneInString(ua)
+		ua = ua[:len(ua)-size]
+	}
+	return ua
+}
+
+// DeviceTouchEvery is how stale a device's last-seen time may get before a
+// request writes it again, so that a page view rarely writes.
+const DeviceTouchEvery = 5 * time.Minute
+
+// DeviceSignedIn reports whether the device a learner cookie names is
+// still signed in as that learner, reading the database on every call, so
+// a device signed out on one server is signed out on all at its next
+// request. It refreshes the device's last-seen time now and then.
+func (s *Service) DeviceSignedIn(ctx context.Context, learnerID, deviceID string) (bool, error) {
+	d, err := s.classes.FindDevice(ctx, learnerID, deviceID)
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if now := s.now(); now.Sub(d.LastSeen) >= DeviceTouchEvery {
+		if err := s.classes.TouchDevice(ctx, d.ID, now); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// Devices returns the devices a signed in on with secret words, last seen
+// first.
+func (s *Service) Devices(ctx context.Context, a Actor) ([]Device, error) {
+	return s.classes.LearnerDevices(ctx, a.ID)
+}
+
+// SignOutOtherDevices signs out every device a signed in on with secret
+// words but keep (the device making the request; "" on the browser a
+// started on, which has no device row and stays signed in). It returns
+// how many it signed out.
+func (s *Service) SignOutOtherDevices(ctx context.Context, a Actor, keep string) (int, error) {
+	return s.classes.DeleteDevices(ctx, a.ID, keep)
 }
 
 // NewSecret gives a learner of a's class new secret words; the old ones

@@ -75,12 +75,39 @@ type ClassroomStore interface {
 	// LearnerClasses returns the learner's memberships with their classes
 	// and teachers' names, active classes only, by class name.
 	LearnerClasses(ctx context.Context, learnerID string) ([]Membership, error)
-	// SetMemberSecret replaces a member's secret words and their hash.
-	// ErrNotFound when the learner is not in the class.
+	// SetMemberSecret replaces a member's secret words and their hash,
+	// and deletes the learner's devices signed in with the class's words,
+	// in one transaction. ErrNotFound when the learner is not in the class.
 	SetMemberSecret(ctx context.Context, classID int64, learnerID, secret, hash string) error
 	// RemoveMember takes the learner out of the class (their progress
-	// stays). ErrNotFound when they were not in it.
+	// stays) and deletes their devices signed in with the class's words,
+	// in one transaction. ErrNotFound when they were not in it.
 	RemoveMember(ctx context.Context, classID int64, learnerID string) error
+
+	// AddDevice saves a device a learner signed in on with a class's
+	// words.
+	AddDevice(ctx context.Context, d Device) error
+	// FindDevice returns the learner's device with this id, or ErrNotFound
+	// (a device of another learner is not found either).
+	FindDevice(ctx context.Context, learnerID, deviceID string) (Device, error)
+	// TouchDevice sets a device's LastSeen; a missing device is not an
+	// error.
+	TouchDevice(ctx context.Context, deviceID string, at time.Time) error
+	// LearnerDevices returns the learner's devices, last seen first.
+	LearnerDevices(ctx context.Context, learnerID string) ([]Device, error)
+	// DeleteDevices deletes the learner's devices but the one whose id is
+	// keep ("" keeps none) and returns how many it deleted.
+	DeleteDevices(ctx context.Context, learnerID, keep string) (int, error)
+
+	// SignInFailures returns the failed sign-ins in a row counted under
+	// key (zero when there are none).
+	SignInFailures(ctx context.Context, key string) (SignInFailures, error)
+	// AddSignInFailure counts one more failure under key at at, starting
+	// again from one when the last was before since, and returns the count
+	// after it. It drops other keys whose last failure was before since.
+	AddSignInFailure(ctx context.Context, key string, at, since time.Time) (SignInFailures, error)
+	// ClearSignInFailures forgets the failures under key.
+	ClearSignInFailures(ctx context.Context, key string) error
 
 	// SetAssignment assigns a lesson to a class, or changes its due time
 	// (zero for none).
@@ -177,6 +204,28 @@ type Member struct {
 	// TimeZone is the learner's own zone (filled by Members only), so a
 	// streak on the dashboard counts the days the learner's header counts.
 	TimeZone string
+}
+
+// Device is a browser a learner signed in on with a class's secret words.
+// Its learner cookie names it, and it stays signed in while its row does.
+type Device struct {
+	// ID is 128 random bits as hex.
+	ID        string
+	LearnerID string
+	// ClassID is the class whose words signed it in.
+	ClassID int64
+	// UserAgent is the browser's User-Agent header, cut to
+	// MaxUserAgentLen bytes.
+	UserAgent string
+	CreatedAt time.Time
+	LastSeen  time.Time
+}
+
+// SignInFailures is a count of failed sign-ins in a row for one account
+// and the time of the last.
+type SignInFailures struct {
+	Count int
+	Last  time.Time
 }
 
 // Membership is one of a learner's classes, as their home shows it.

@@ -2,6 +2,8 @@ package progress
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"net/netip"
 	"time"
@@ -19,10 +21,13 @@ import (
 const (
 	// SignInsPerAddress: teacher sign-in tries per minute from one address.
 	SignInsPerAddress = 20
-	// SignInsPerAccount: teacher sign-in tries per minute for one e-mail.
+	// SignInsPerAccount: teacher sign-in tries per minute for one e-mail
+	// from one address (per account and address together, so that guesses
+	// from elsewhere never spend the owner's tries), and password-change
+	// tries per minute for a signed-in teacher.
 	SignInsPerAccount = 5
 	// SecretTriesPerName: learner sign-in tries per ten minutes for one
-	// name in one class.
+	// name in one class from one address.
 	SecretTriesPerName = 5
 	// SecretTriesPerAddress: learner sign-in tries per minute from one
 	// address.
@@ -34,6 +39,86 @@ const (
 	// minute: a class behind one school address fits in it.
 	PostsPerAddress = 30
 )
+
+// The doubling delay of an account that keeps failing, counted across
+// addresses: after FailuresBeforeDelay wrong tries in a row for one teacher
+// e-mail (or one learner's name in a class), each try must wait
+// FirstSignInDelay after the last failure, doubled with every further
+// failure, up to MaxSignInDelay. A try made while the account waits is
+// refused unchecked and counts nothing, so the wait never grows past
+// MaxSignInDelay. A right password ends the count; failures older than
+// FailureMemory are forgotten. A browser that signed in to the teacher's
+// account before (its known-device cookie) skips the wait, so guesses from
+// anywhere else cannot lock the owner out.
+const (
+	FailuresBeforeDelay = 3
+	FirstSignInDelay    = 15 * time.Second
+	MaxSignInDelay      = 5 * time.Minute
+	FailureMemory       = time.Hour
+)
+
+// SignInDelay is the wait after n failed sign-ins in a row: none below
+// FailuresBeforeDelay, then FirstSignInDelay doubling up to
+// MaxSignInDelay.
+func SignInDelay(n int) time.Duration {
+	if n < FailuresBeforeDelay {
+		return 0
+	}
+	d := FirstSignInDelay
+	for i := FailuresBeforeDelay; i < n && d < MaxSignInDelay; i++ {
+		d *= 2
+	}
+	return min(d, MaxSignInDelay)
+}
+
+// failureKey is what the failures of an account are stored under: a hash,
+// so no e-mail or name is kept in clear.
+func failureKey(kind, account string) string {
+	sum := sha256.Sum256([]byte(kind + "\x00" + account))
+	return kind + ":" + hex.EncodeToString(sum[:16])
+}
+
+// accountWait returns how long the account under key must still wait
+// before its next try, 0 when it need not.
+func (s *Service) accountWait(ctx context.Context, key string, now time.Time) (time.Duration, error) {
+	f, err := s.classes.SignInFailures(ctx, key)
+	if err != nil {
+		return 0, err
+	}
+	if now.Sub(f.Last) > FailureMemory {
+		return 0, nil
+	}
+	if wait := f.Last.Add(SignInDelay(f.Count)).Sub(now); wait > 0 {
+		return wait, nil
+	}
+	return 0, nil
+}
+
+// countFailure counts a wrong try for the account under key.
+func (s *Service) countFailure(ctx context.Context, key string, now time.Time) error {
+	_, err := s.classes.AddSignInFailure(ctx, key, now, now.Add(-FailureMemory))
+	return err
+}
+
+// delayText says a short wait exactly: "15 seconds", "2 minutes 40
+// seconds", rounded up to the second.
+func delayText(d time.Duration) string {
+	sec := int((d + time.Second - 1) / time.Second)
+	m, s := sec/60, sec%60
+	plural := func(n int, unit string) string {
+		if n == 1 {
+			return "1 " + unit
+		}
+		return fmt.Sprintf("%d %ss", n, unit)
+	}
+	switch {
+	case m == 0:
+		return plural(s, "second")
+	case s == 0:
+		return plural(m, "minute")
+	}
+	return plural(m, "minute") + " " + plural(s, "second")
+}
 
 // Defaults of the limits an operator may change (Limits).
 const (
@@ -85,8 +170,8 @@ func newRules(l Limits) rules {
 	answerAddr := or(l.AnswersPerMinutePerAddress, DefaultAnswersPerMinutePerAddress)
 	return rules{
 		signInAddr:    PerWindow("signin-address", SignInsPerAddress, time.Minute),
-		signInAccount: PerWindow("signin-account", SignInsPerAccount, time.Minute),
-		secretName:    PerWindow("secret-name", SecretTriesPerName, 10*time.Minute),
+		signInAccount: PerWindow("signin-account-address", SignInsPerAccount, time.Minute),
+		secretName:    PerWindow("secret-name-address", SecretTriesPerName, 10*time.Minute),
 		secretAddr:    PerWindow("secret-address", SecretTriesPerAddress, time.Minute),
 		postLearner:   PerWindow("post-learner", PostsPerLearner, time.Minute),
 		postAddr:      PerWindow("post-address", PostsPerAddress, time.Minute),

@@ -70,3 +70,35 @@ func TestMemoryLimiterKeepsSpentKeys(t *testing.T) {
 		t.Error("flooding the table with fresh names freed the spent name's limit")
 	}
 }
+
+func TestSignInDelayDoublesAndCaps(t *testing.T) {
+	tests := []struct {
+		failures int
+		want     time.Duration
+	}{
+		{0, 0}, {1, 0}, {2, 0},
+		{3, 15 * time.Second}, {4, 30 * time.Second}, {5, time.Minute}, {6, 2 * time.Minute},
+		{7, 4 * time.Minute}, {8, 5 * time.Minute}, {9, 5 * time.Minute}, {1000, 5 * time.Minute},
+	}
+	for _, tc := range tests {
+		if got := SignInDelay(tc.failures); got != tc.want {
+			t.Errorf("SignInDelay(%d) = %v, want %v", tc.failures, got, tc.want)
+		}
+	}
+}
+
+func TestDelayText(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{time.Second, "1 second"}, {500 * time.Millisecond, "1 second"}, {15 * time.Second, "15 seconds"},
+		{time.Minute, "1 minute"}, {90 * time.Second, "1 minute 30 seconds"}, {5 * time.Minute, "5 minutes"},
+		{2*time.Minute + time.Second, "2 minutes 1 second"},
+	}
+	for _, tc := range tests {
+		if got := delayText(tc.d); got != tc.want {
+			t.Errorf("delayText(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}

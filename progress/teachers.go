@@ -70,7 +70,9 @@ func AddTeacher(ctx context.Context, st ClassroomStore, in TeacherInput, now tim
 }
 
 // ListTeachers returns every teacher, for the operator.
-func ListTeachers(ctx context.Context, st ClassroomStore) ([]Teacher, error) { return st.ListTeachers(ctx) }
+func ListTeachers(ctx context.Context, st ClassroomStore) ([]Teacher, error) {
+	return st.ListTeachers(ctx)
+}
 
 // RemoveTeacher deletes the teacher with this e-mail, their sessions and
 // classes (learners keep their progress). Errors: *Error of kind NotFound
@@ -119,6 +121,10 @@ type SignInRequest struct {
 	// OldToken is the session token the browser already carries, if any;
 	// it is revoked so that a session is never carried across a sign-in.
 	OldToken string
+	// KnownTeacherID is the teacher this browser signed in as before (from
+	// its signed known-device cookie), 0 for none: that teacher's account
+	// skips the doubling delay on this browser.
+	KnownTeacherID int64
 }
 
 // SignedIn is a new session: the token for the cookie and the teacher.
@@ -133,8 +139,10 @@ type SignedIn struct {
 // outcome.
 //
 // Errors: *Error of kind TooMany (with RetryAfter) past SignInsPerAddress
-// tries a minute from one address or SignInsPerAccount for one e-mail; of
-// kind Denied, with one message for either mistake, for a wrong e-mail or
+// tries a minute from one address, past SignInsPerAccount for one e-mail
+// from one address, or while the account waits after failures in a row
+// (SignInDelay; not on a browser the teacher signed in on before); of kind
+// Denied, with one message for either mistake, for a wrong e-mail or
 // password.
 func (s *Service) SignIn(ctx context.Context, req SignInRequest) (SignedIn, error) {
 	if req.OldToken != "" {
@@ -144,12 +152,13 @@ func (s *Service) SignIn(ctx context.Context, req SignInRequest) (SignedIn, erro
 	}
 	now := s.now()
 	email := NormalizeEmail(req.Email)
-	wait, err := s.takeTries(ctx, now, RateCheck{s.rules.signInAddr, addressKey(req.Address)}, RateCheck{s.rules.signInAccount, email})
+	wait, err := s.takeTries(ctx, now, RateCheck{s.rules.signInAddr, addressKey(req.Address)},
+		RateCheck{s.rules.signInAccount, email + "\x00" + addressKey(req.Address)})
 	if err != nil {
 		return SignedIn{}, err
 	}
 	if wait > 0 {
-		return SignedIn{}, tooMany(wait, "Too many sign-in attempts. Wait a minute, then try again.")
+		return SignedIn{}, tooMany(wait, fmt.Sprintf("Too many sign-in attempts from your network. Try again in %s.", delayText(wait)))
 	}
 	t, err := s.classes.FindTeacherByEmail(ctx, email)
 	hash := t.PasswordHash
@@ -159,8 +168,25 @@ func (s *Service) SignIn(ctx context.Context, req SignInRequest) (SignedIn, erro
 		}
 		hash = s.dummyHash()
 	}
+	key := failureKey("teacher", email)
+	known := err == nil && req.KnownTeacherID != 0 && req.KnownTeacherID == t.ID
+	if !known {
+		wait, werr := s.accountWait(ctx, key, now)
+		if werr != nil {
+			return SignedIn{}, werr
+		}
+		if wait > 0 {
+			return SignedIn{}, tooMany(wait, fmt.Sprintf("This account had several wrong passwords in a row, so it waits before the next try: try again in %s. A browser that signed in to it before need not wait.", delayText(wait)))
+		}
+	}
 	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(req.Password)) != nil || err != nil {
+		if err := s.countFailure(ctx, key, now); err != nil {
+			return SignedIn{}, err
+		}
 		return SignedIn{}, &Error{Kind: Denied, Message: signInFailed}
+	}
+	if err := s.classes.ClearSignInFailures(ctx, key); err != nil {
+		return SignedIn{}, err
 	}
 	return s.openSession(ctx, t, now)
 }

@@ -250,17 +250,38 @@ func (s *DB) LearnerClasses(ctx context.Context, learnerID string) ([]progress.M
 		WHERE m.learner_id = ? AND c.archived_at IS NULL ORDER BY c.name, c.id`, learnerID)
 }
 
-// SetMemberSecret replaces a member's secret words.
+// SetMemberSecret replaces a member's secret words and signs out the
+// devices that came in with the old ones, in one transaction.
 func (s *DB) SetMemberSecret(ctx context.Context, classID int64, learnerID, secret, hash string) error {
-	res, err := s.exec(ctx, "UPDATE class_members SET secret = ?, secret_hash = ? WHERE class_id = ? AND learner_id = ?",
-		secret, hash, classID, learnerID)
-	return changed(res, err, "storage: set secret in class %d", classID)
+	return s.inTx(ctx, func(tx q) error {
+		res, err := tx.exec(ctx, "UPDATE class_members SET secret = ?, secret_hash = ? WHERE class_id = ? AND learner_id = ?",
+			secret, hash, classID, learnerID)
+		if err := changed(res, err, "storage: set secret in class %d", classID); err != nil {
+			return err
+		}
+		return endClassDevices(ctx, tx, classID, learnerID)
+	})
 }
 
-// RemoveMember takes the learner out of the class.
+// RemoveMember takes the learner out of the class and signs out the
+// devices that came in with the class's words, in one transaction.
 func (s *DB) RemoveMember(ctx context.Context, classID int64, learnerID string) error {
-	res, err := s.exec(ctx, "DELETE FROM class_members WHERE class_id = ? AND learner_id = ?", classID, learnerID)
-	return changed(res, err, "storage: remove member of class %d", classID)
+	return s.inTx(ctx, func(tx q) error {
+		res, err := tx.exec(ctx, "DELETE FROM class_members WHERE class_id = ? AND learner_id = ?", classID, learnerID)
+		if err := changed(res, err, "storage: remove member of class %d", classID); err != nil {
+			return err
+		}
+		return endClassDevices(ctx, tx, classID, learnerID)
+	})
+}
+
+// endClassDevices deletes the learner's devices signed in with the class's
+// words.
+func endClassDevices(ctx context.Context, tx q, classID int64, learnerID string) error {
+	if _, err := tx.exec(ctx, "DELETE FROM learner_devices WHERE class_id = ? AND learner_id = ?", classID, learnerID); err != nil {
+		return fmt.Errorf("storage: sign out devices of class %d: %w", classID, err)
+	}
+	return nil
 }
 
 // SetAssignment assigns a lesson or changes its due time.

@@ -63,14 +63,15 @@ func (s *Server) joinSignInShow(w http.ResponseWriter, r *http.Request) error {
 // learner cookie.
 func (s *Server) joinSignIn(w http.ResponseWriter, r *http.Request) error {
 	v := LearnerSignInView{Page: s.page(r, "Continue on this device", "classes"), Code: r.PostFormValue("code"), Name: r.PostFormValue("name")}
-	id, err := s.app.SignInLearner(r.Context(), progress.LearnerSignIn{Code: v.Code, Name: v.Name, Secret: r.PostFormValue("secret"), Address: clientAddress(r)})
+	d, err := s.app.SignInLearner(r.Context(), progress.LearnerSignIn{Code: v.Code, Name: v.Name, Secret: r.PostFormValue("secret"),
+		Address: clientAddress(r), UserAgent: r.UserAgent()})
 	if err != nil {
 		return withForm(err, func(w http.ResponseWriter, r *http.Request, status int, message string) error {
 			v.Error = message
 			return renderStatus(w, r, status, learnerSignInPage(v))
 		})
 	}
-	if err := s.setLearnerCookie(w, r, id); err != nil {
+	if err := s.setLearnerCookie(w, r, d.LearnerID, d.ID); err != nil {
 		return err
 	}
 	http.Redirect(w, r, "/", http.StatusSeeOther)
@@ -109,7 +110,7 @@ func (s *Server) deleteMe(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.setLearnerCookie(w, r, id); err != nil {
+	if err := s.setLearnerCookie(w, r, id, ""); err != nil {
 		return err
 	}
 	http.Redirect(w, r, "/?deleted=1", http.StatusSeeOther)

@@ -324,7 +324,7 @@ func classesPage(v ClassesView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, " <section aria-labelledby=\"data-heading\"><h2 id=\"data-heading\">Your data</h2><p>Your progress is kept on this server only. You can <a href=\"/me/delete\">delete all of it</a>.</p></section>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, " <section aria-labelledby=\"data-heading\"><h2 id=\"data-heading\">Your data</h2><p>Your progress is kept on this server only. <a href=\"/me\">See the devices signed in as you</a>, or <a href=\"/me/delete\">delete all of it</a>.</p></section>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -46,29 +46,81 @@ func newIdentity(key []byte, oldKeys ...[]byte) *identity {
 	return id
 }
 
-// encode signs a learner id with the current key.
-func (id *identity) encode(learnerID string) (string, error) {
-	return id.codecs[0].Encode(learnerCookie, []byte(learnerID))
+// encode signs a learner id, and the device id of a browser signed in
+// with secret words ("" for the browser the learner started on), with the
+// current key: the value is "learner" or "learner.device".
+func (id *identity) encode(learnerID, deviceID string) (string, error) {
+	v := learnerID
+	if deviceID != "" {
+		v += "." + deviceID
+	}
+	return id.codecs[0].Encode(learnerCookie, []byte(v))
 }
 
-// decode returns the learner id a cookie value carries when it verifies
-// under one of the keys, is not older than cookieLifetime and was not
-// signed in the future (past now plus cookieClockSkew). stale reports that
-// a retired key signed it, so it should be signed again with the current
-// one.
+// decode is decodeDevice without the device id.
 func (id *identity) decode(value string, now time.Time) (learnerID string, stale, ok bool) {
+	learnerID, _, stale, ok = id.decodeDevice(value, now)
+	return learnerID, stale, ok
+}
+
+// decodeDevice returns the learner id, and the device id when there is one, a
+// cookie value carries when it verifies under one of the keys, is not
+// older than cookieLifetime and was not signed in the future (past now
+// plus cookieClockSkew). stale reports that a retired key signed it, so
+// it should be signed again with the current one.
+func (id *identity) decodeDevice(value string, now time.Time) (learnerID, deviceID string, stale, ok bool) {
 	for i, c := range id.codecs {
 		var b []byte
 		if err := c.Decode(learnerCookie, value, &b); err != nil {
 			continue
 		}
+		learner, device, hasDevice := strings.Cut(string(b), ".")
 		signed, ok := signedAt(value)
-		if !ok || signed.After(now.Add(cookieClockSkew)) || !validLearnerID(string(b)) {
-			return "", false, false
+		if !ok || signed.After(now.Add(cookieClockSkew)) || !validLearnerID(learner) || (hasDevice && !validLearnerID(device)) {
+			return "", "", false, false
 		}
-		return string(b), i > 0, true
+		return learner, device, i > 0, true
 	}
-	return "", false, false
+	return "", "", false, false
+}
+
+// knownCookie names the teacher a browser signed in as before, so that
+// their account's doubling delay after wrong passwords does not apply on
+// it (progress.SignInRequest.KnownTeacherID).
+const knownCookie = "learn_known"
+
+// knownLifetime is how long a browser stays known to a teacher's account.
+const knownLifetime = 400 * 24 * time.Hour
+
+// encodeKnown signs a teacher id for the known-device cookie; the cookie
+// name is part of what is signed, so a learner cookie never passes for it.
+func (id *identity) encodeKnown(teacherID int64) (string, error) {
+	return id.codecs[0].Encode(knownCookie, []byte(strconv.FormatInt(teacherID, 10)))
+}
+
+// decodeKnown returns the teacher id a known-device cookie names, 0 when
+// it does not verify.
+func (id *identity) decodeKnown(value string) int64 {
+	for _, c := range id.codecs {
+		var b []byte
+		if err := c.Decode(knownCookie, value, &b); err != nil {
+			continue
+		}
+		if n, err := strconv.ParseInt(string(b), 10, 64); err == nil && n > 0 {
+			return n
+		}
+		return 0
+	}
+	return 0
+}
+
+type deviceKey struct{}
+
+// deviceFrom returns the device id of the request's browser, "" for a
+// browser a learner started on (or one that has no learner yet).
+func deviceFrom(ctx context.Context) string {
+	d, _ := ctx.Value(deviceKey{}).(string)
+	return d
 }
 
 // signedAt reads the signing time securecookie puts in a value it made:
@@ -97,8 +149,22 @@ type summaryKey struct{}
 func (s *Server) identify(w http.ResponseWriter, r *http.Request) (*http.Request, error) {
 	a := progress.Actor{Role: progress.RoleLearner}
 	stale := false
+	device := ""
 	if c, err := r.Cookie(learnerCookie); err == nil {
-		a.ID, stale, a.Known = s.ids.decode(c.Value, s.now())
+		a.ID, device, stale, a.Known = s.ids.decodeDevice(c.Value, s.now())
+	}
+	if a.Known && device != "" {
+		// A browser signed in with secret words stays the learner while its
+		// device row does: read on every request, so new words, leaving the
+		// class, deleted data or "sign out everywhere else" end it at its
+		// next request on every server.
+		ok, err := s.app.DeviceSignedIn(r.Context(), a.ID, device)
+		if err != nil {
+			return r, err
+		}
+		if !ok {
+			a.ID, device, a.Known = "", "", false
+		}
 	}
 	if !a.Known {
 		id, err := newLearnerID()
@@ -111,7 +177,7 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request) (*http.Request
 	// post (check, run, answer), so an active learner never expires and a
 	// page view costs no signature, or when a retired key signed it.
 	if !a.Known || stale || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
-		if err := s.setLearnerCookie(w, r, a.ID); err != nil {
+		if err := s.setLearnerCookie(w, r, a.ID, device); err != nil {
 			return r, err
 		}
 	}
@@ -130,14 +196,15 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request) (*http.Request
 	if err != nil {
 		return r, err
 	}
-	ctx := progress.WithActor(r.Context(), a)
+	ctx := context.WithValue(progress.WithActor(r.Context(), a), deviceKey{}, device)
 	return r.WithContext(context.WithValue(ctx, summaryKey{}, sum)), nil
 }
 
-// setLearnerCookie makes this browser the learner id, with a value freshly
+// setLearnerCookie makes this browser the learner id (as the device
+// deviceID when it signed in with secret words), with a value freshly
 // signed by the current key.
-func (s *Server) setLearnerCookie(w http.ResponseWriter, r *http.Request, id string) error {
-	value, err := s.ids.encode(id)
+func (s *Server) setLearnerCookie(w http.ResponseWriter, r *http.Request, id, deviceID string) error {
+	value, err := s.ids.encode(id, deviceID)
 	if err != nil {
 		return fmt.Errorf("web: sign learner cookie: %w", err)
 	}

@@ -64,6 +64,8 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("POST /join", s.handle(s.join))
 	mux.Handle("GET /join/signin", s.handle(s.joinSignInShow))
 	mux.Handle("POST /join/signin", s.handle(s.joinSignIn))
+	mux.Handle("GET /me", s.handle(s.meShow))
+	mux.Handle("POST /me/signout-others", s.handle(s.signOutElsewhere))
 	mux.Handle("GET /me/delete", s.handle(s.deleteMeShow))
 	mux.Handle("POST /me/delete", s.handle(s.deleteMe))
 

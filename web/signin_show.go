@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"net"
 	"net/http"
 	"time"
@@ -64,6 +65,9 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request) error {
 	if c, err := r.Cookie(sessionCookie); err == nil {
 		req.OldToken = c.Value
 	}
+	if c, err := r.Cookie(knownCookie); err == nil {
+		req.KnownTeacherID = s.ids.decodeKnown(c.Value)
+	}
 	in, err := s.app.SignIn(r.Context(), req)
 	if err != nil {
 		clearSessionCookie(w, r)
@@ -73,7 +77,24 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request) error {
 		})
 	}
 	setSessionCookie(w, r, in)
+	if err := s.setKnownCookie(w, r, in.Teacher.ID); err != nil {
+		return err
+	}
 	http.Redirect(w, r, "/classes", http.StatusSeeOther)
+	return nil
+}
+
+// setKnownCookie marks this browser as one the teacher signed in on, so
+// that their account's delay after wrong passwords does not apply here.
+func (s *Server) setKnownCookie(w http.ResponseWriter, r *http.Request, teacherID int64) error {
+	value, err := s.ids.encodeKnown(teacherID)
+	if err != nil {
+		return fmt.Errorf("web: sign known-device cookie: %w", err)
+	}
+	http.SetCookie(w, &http.Cookie{
+		Name: knownCookie, Value: value, Path: "/signin", MaxAge: int(knownLifetime / time.Second),
+		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil,
+	})
 	return nil
 }
 

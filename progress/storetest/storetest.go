@@ -75,6 +75,8 @@ func Run(t *testing.T, open Open) {
 			{"ClassExerciseStats", testClassExerciseStats},
 			{"LearnerAttemptsAndLatest", testLearnerAttemptsAndLatest},
 			{"DeleteLearner", testDeleteLearner},
+			{"Devices", testDevices},               // devices.go
+			{"SignInFailures", testSignInFailures}, // devices.go
 		}},
 		{"QA", []test{ // progress.QAStore (qa.go)
 			{"Posts", testPosts},
