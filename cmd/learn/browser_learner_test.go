@@ -58,7 +58,7 @@ func checkWidths(t *testing.T, b *browser, page string) {
 	t.Helper()
 	for _, w := range testWidths {
 		b.do(t, chromedp.EmulateViewport(w, 900))
-		got := eval[[]int](t, b, `[document.documentElement.scrollWidth, document.documentElement.clientWidth]`)
+		got := settledWidths(t, b)
 		if got[0] > got[1] {
 			culprit := eval[string](t, b, `(() => {
 				const w = document.documentElement.clientWidth;
@@ -80,6 +80,33 @@ func checkWidths(t *testing.T, b *browser, page string) {
 		}
 	}
 	b.do(t, chromedp.EmulateViewport(1280, 900))
+}
+
+// settledWidths reads the page's scroll and client widths once the new
+// viewport is laid out: the window's size reaches the page asynchronously,
+// and on a busy machine a read right after the resize can see the page
+// still laid out for the old width (a passing overflow with no element to
+// blame). It reads after two animation frames, and reads again, up to
+// five times a tenth of a second apart, while the page is wider: a real
+// overflow stays.
+func settledWidths(t *testing.T, b *browser) []int {
+	t.Helper()
+	const read = `new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() =>
+		done([document.documentElement.scrollWidth, document.documentElement.clientWidth]))))`
+	var got []int
+	for range 5 {
+		ctx, cancel := context.WithTimeout(b.ctx, browserStepLimit)
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](read, chromedp.EvalAwaitPromise))
+		cancel()
+		if err != nil {
+			t.Fatalf("browser: read the page's widths: %v", err)
+		}
+		if got = v; got[0] <= got[1] {
+			return got
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return got
 }
 
 // shot saves the visible window as a PNG named for the page, width and
