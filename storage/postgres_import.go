@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -227,7 +230,7 @@ func parentsFirst(tables map[string]map[string]column, refs map[string][]string)
 func copyTable(ctx context.Context, tx pgx.Tx, src Source, table string, cols map[string]column) (int64, error) {
 	var names []string
 	var batch [][]any
-	var sent int64
+	var sent, read int64
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
@@ -249,11 +252,12 @@ func copyTable(ctx context.Context, tx pgx.Tx, src Source, table string, cols ma
 			}
 			names = columns
 		}
+		read++
 		row := make([]any, len(values))
 		for i, v := range values {
 			var err error
 			if row[i], err = convert(v, cols[names[i]].dataType); err != nil {
-				return fmt.Errorf("table %s, column %s: %w", table, names[i], err)
+				return fmt.Errorf("table %s, row %d (%s = %s), column %s: %w", table, read, names[0], shortValue(values[0]), names[i], err)
 			}
 		}
 		batch = append(batch, row)
@@ -266,6 +270,26 @@ func copyTable(ctx context.Context, tx pgx.Tx, src Source, table string, cols ma
 		return sent, err
 	}
 	return sent, flush()
+}
+
+// shortValue shows a row's first value in a message: text quoted, valid
+// UTF-8 and cut to 40 characters.
+func shortValue(v any) string {
+	switch x := v.(type) {
+	case string:
+		return shortText(x)
+	case []byte:
+		return shortText(string(x))
+	}
+	return fmt.Sprint(v)
+}
+
+func shortText(s string) string {
+	r := []rune(strings.ToValidUTF8(s, "\uFFFD"))
+	if len(r) > 40 {
+		return strconv.Quote(string(r[:40])) + "…"
+	}
+	return strconv.Quote(string(r))
 }
 
 // convert turns a source value into one for a column of this PostgreSQL
@@ -307,12 +331,19 @@ func convert(v any, dataType string) (any, error) {
 			return float64(x), nil
 		}
 	case "text", "character varying":
+		var text string
 		switch x := v.(type) {
 		case string:
-			return x, nil
+			text = x
 		case []byte:
-			return string(x), nil
+			text = string(x)
+		default:
+			return nil, fmt.Errorf("a %T value (%v) does not fit a %s column", v, v, dataType)
 		}
+		if !utf8.ValidString(text) || strings.ContainsRune(text, 0) {
+			return nil, fmt.Errorf("the text %s is not valid UTF-8 or holds a NUL byte, which PostgreSQL refuses: correct it in the SQLite file (the sqlite3 shell can), then run migrate-db again", shortText(text))
+		}
+		return text, nil
 	case "bytea":
 		switch x := v.(type) {
 		case []byte:

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -233,5 +234,41 @@ func TestMigrateDBKeepsLearners(t *testing.T) {
 	}
 	if !lessonState(body, lesson.slug, "completed") {
 		t.Errorf("the lesson completed on SQLite is not completed on PostgreSQL")
+	}
+}
+
+// TestMigrateDBNamesRefusedText copies a SQLite file made before text was
+// checked at the edge, holding a name in invalid UTF-8: migrate-db stops
+// in its one transaction and names the table, the row and the column, and
+// the target stays empty.
+func TestMigrateDBNamesRefusedText(t *testing.T) {
+	cluster := pgtest.Start(t)
+	ctx := context.Background()
+	from := filepath.Join(t.TempDir(), "learn.db")
+	fillSQLite(t, from, []string{"0123456789abcdef0123456789abcde0"})
+	st, err := store.Open(ctx, from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SetTimeZone(ctx, "0123456789abcdef0123456789abcde0", "Europe/\xffParis"); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	to := cluster.NewDatabase(t)
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, []string{"migrate-db", "--from", from, "--to", to}, &stdout, &stderr)
+	msg := stderr.String()
+	for _, want := range []string{"table learners", "row 1", "0123456789abcdef0123456789abcde0", "column time_zone", "not valid UTF-8"} {
+		if code == 0 || !strings.Contains(msg, want) {
+			t.Errorf("migrate-db = exit %d, stderr %q; want it to name %q", code, msg, want)
+		}
+	}
+	dst, err := postgres.Open(ctx, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dst.Close()
+	if _, err := dst.FindLearner(ctx, "0123456789abcdef0123456789abcde0"); !errors.Is(err, progress.ErrNotFound) {
+		t.Errorf("after the refusal the target holds the learner (%v): the copy was not one transaction", err)
 	}
 }
