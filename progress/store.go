@@ -87,7 +87,8 @@ type LearningStore interface {
 	// RecordAttempt saves a graded attempt and its effects in one
 	// transaction (creating the learner if needed) and reports whether the
 	// effects' award was granted by this call: false when the learner
-	// already held its key.
+	// already held its key (or, for an award with Slots, every one of its
+	// keys). Every award is stored with the attempt that earned it.
 	RecordAttempt(ctx context.Context, a Attempt, fx AttemptEffects) (granted bool, err error)
 	// AttemptCounts returns how many widget and quiz attempts (not reviews)
 	// the learner made, keyed "lessonSlug/widgetID".
@@ -124,7 +125,8 @@ type LearningStore interface {
 
 	// TotalXP returns the sum of the learner's awards (0 for nobody).
 	TotalXP(ctx context.Context, learnerID string) (int, error)
-	// XPHistory returns the learner's awards, oldest first.
+	// XPHistory returns the learner's awards, oldest first, each with the
+	// attempt that earned it.
 	XPHistory(ctx context.Context, learnerID string) ([]XPEntry, error)
 
 	// DueReviews returns up to limit cards due at now, longest overdue
@@ -138,7 +140,8 @@ type LearningStore interface {
 	// AnswerReview moves the card from a.Before to a.After and records the
 	// attempt and award in one transaction, only while the stored card
 	// still equals a.Before (same reps and due). applied is false, and
-	// nothing is written, when it had moved on: a doubled post.
+	// nothing is written, when it had moved on: a doubled post. An award
+	// with Slots takes the first free one of its keys (see quiz.Award).
 	AnswerReview(ctx context.Context, a ReviewAnswer) (applied, granted bool, err error)
 }
 
@@ -185,7 +188,7 @@ type AttemptEffects struct {
 	// only the first completion is kept.
 	CompleteLesson bool
 	// Missed items enter the review queue; an item already queued keeps its
-	// schedule but becomes due no later than the new card.
+	// schedule unchanged, so missing it again cannot make it due sooner.
 	Missed []ReviewCard
 }
 
@@ -196,6 +199,10 @@ type Award = quiz.Award
 type XPEntry struct {
 	Award
 	At time.Time
+	// Earned is the attempt that earned the award (Kind "exercise" for a
+	// submission, WidgetID the exercise id); zero for an award granted
+	// before attempts were linked to awards.
+	Earned Attempt
 }
 
 // QuizScore sums up a learner's attempts at a lesson's quiz.

@@ -158,7 +158,19 @@ func (s *Service) CheckWidget(ctx context.Context, a Actor, p WidgetPost) (Widge
 		out.Quiz = &shown
 		out.Score, out.Total, out.Passed = result.Score, result.Total, result.Passed
 		missed = result.Missed
-		award, awarded = quiz.QuizAward(lesson.Slug, x, result)
+		failed := 0
+		if result.Passed {
+			// The pass's XP falls with the failed attempts before it
+			// (quiz.QuizPassXP); once passed, the award is held anyway.
+			scores, err := s.learning.QuizScores(ctx, a.ID)
+			if err != nil {
+				return out, err
+			}
+			if sc := scores[lesson.Slug]; !sc.Passed {
+				failed = sc.Attempts
+			}
+		}
+		award, awarded = quiz.QuizAward(lesson.Slug, x, result, failed)
 		fx.CompleteLesson = result.Passed
 		attempt.Answers = jsonString(answers)
 	default:
