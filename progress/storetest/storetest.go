@@ -65,6 +65,10 @@ func Run(t *testing.T, open Open) {
 			{"LastAttempts", testLastAttempts},
 			{"ResultsShowOnce", testResultsShowOnce},
 		}},
+		{"XPLedger", []test{ // the quiz package's XP rule, through the core (xpmodel.go)
+			{"Model", testXPModel},
+			{"ReviewLoop", testReviewLoop},
+		}},
 		{"Classroom", []test{ // progress.ClassroomStore (classroom.go)
 			{"Teachers", testTeachers},
 			{"Sessions", testSessions},
