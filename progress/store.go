@@ -90,6 +90,8 @@ type LearningStore interface {
 	// already held its key (or, for an award with Slots, every one of its
 	// keys). Every award is stored with the attempt that earned it.
 	RecordAttempt(ctx context.Context, a Attempt, fx AttemptEffects) (granted bool, err error)
+	// QuizAttempts returns the learner's attempts at one quiz, by number.
+	QuizAttempts(ctx context.Context, learnerID, lessonSlug, quizID string) ([]QuizAttempt, error)
 	// AttemptCounts returns how many widget and quiz attempts (not reviews)
 	// the learner made, keyed "lessonSlug/widgetID".
 	AttemptCounts(ctx context.Context, learnerID string) (map[string]int, error)
@@ -190,6 +192,24 @@ type AttemptEffects struct {
 	// Missed items enter the review queue; an item already queued keeps its
 	// schedule unchanged, so missing it again cannot make it due sooner.
 	Missed []ReviewCard
+	// Quiz, for a quiz attempt, is the attempt as the server drew it,
+	// kept under its number: when the learner already has an attempt of
+	// that number at that quiz, nothing is written and the error wraps
+	// ErrConflict (the same attempt posted twice).
+	Quiz *QuizAttempt
+}
+
+// QuizAttempt is one attempt at a lesson quiz as the server drew it.
+type QuizAttempt struct {
+	LearnerID, LessonSlug, QuizID string
+	// Number counts the learner's attempts at the quiz from 1.
+	Number int
+	// Draw is what the attempt showed: quiz.Draw as JSON.
+	Draw   string
+	Passed bool
+	// StartedAt is when the attempt could first be taken (the previous
+	// attempt's end, or its wait's); FinishedAt when it was posted.
+	StartedAt, FinishedAt time.Time
 }
 
 // Award is one grant of XP under a key the learner can hold once.

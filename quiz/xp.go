@@ -159,3 +159,28 @@ func ExerciseAward(exerciseID, title string, xp int, solved bool) (a Award, ok b
 	}
 	return Award{Key: "exercise:" + exerciseID, Amount: xp, Reason: "Solved " + title}, true
 }
+
+// The quiz retry rule: a learner who fails a quiz QuizFailsBeforeWait times
+// in a row waits QuizFirstWait before the next attempt, twice as long after
+// each further failure, at most QuizMaxWait (10, 20, 40, then 60 minutes).
+// A pass ends the run of failures.
+const (
+	QuizFailsBeforeWait = 3
+	QuizFirstWait       = 10 * time.Minute
+	QuizMaxWait         = time.Hour
+)
+
+// QuizWait returns how long after the last of failsInRow failed attempts
+// in a row the next attempt opens: 0 below QuizFailsBeforeWait.
+func QuizWait(failsInRow int) time.Duration {
+	if failsInRow < QuizFailsBeforeWait {
+		return 0
+	}
+	d := QuizFirstWait
+	for range failsInRow - QuizFailsBeforeWait {
+		if d *= 2; d >= QuizMaxWait {
+			return QuizMaxWait
+		}
+	}
+	return d
+}

@@ -122,3 +122,17 @@ func TestLevel(t *testing.T) {
 		})
 	}
 }
+
+func TestQuizWait(t *testing.T) {
+	tests := []struct {
+		fails int
+		want  time.Duration
+	}{
+		{0, 0}, {2, 0}, {3, 10 * time.Minute}, {4, 20 * time.Minute}, {5, 40 * time.Minute}, {6, time.Hour}, {40, time.Hour},
+	}
+	for _, tt := range tests {
+		if got := QuizWait(tt.fails); got != tt.want {
+			t.Errorf("QuizWait(%d) = %v, want %v", tt.fails, got, tt.want)
+		}
+	}
+}

@@ -97,6 +97,17 @@ func (s *DB) RecordAttempt(ctx context.Context, a progress.Attempt, fx progress.
 		if err != nil {
 			return err
 		}
+		if qa := fx.Quiz; qa != nil {
+			res, err := tx.exec(ctx, `INSERT INTO quiz_attempts (learner_id, lesson_slug, quiz_id, number, draw, passed, started_at, finished_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (learner_id, lesson_slug, quiz_id, number) DO NOTHING`,
+				a.LearnerID, qa.LessonSlug, qa.QuizID, qa.Number, qa.Draw, qa.Passed, tx.t(qa.StartedAt), tx.t(qa.FinishedAt))
+			if err != nil {
+				return fmt.Errorf("storage: record quiz attempt %d: %w", qa.Number, err)
+			}
+			if n, err := res.RowsAffected(); err != nil || n == 0 {
+				return fmt.Errorf("storage: record quiz attempt %d: already recorded: %w", qa.Number, ErrConflict)
+			}
+		}
 		if fx.Award != nil {
 			if granted, err = awardXP(ctx, tx, a.LearnerID, *fx.Award, id, a.At); err != nil {
 				return err
@@ -170,6 +181,18 @@ func (s *DB) QuizScores(ctx context.Context, learnerID string) (map[string]progr
 		return nil
 	}, `SELECT lesson_slug, score, total, passed, created_at
 		FROM attempts WHERE learner_id = ? AND kind = 'quiz' ORDER BY created_at, id`, learnerID)
+}
+
+// QuizAttempts returns the learner's attempts at one quiz, by number.
+func (s *DB) QuizAttempts(ctx context.Context, learnerID, lessonSlug, quizID string) ([]progress.QuizAttempt, error) {
+	var out []progress.QuizAttempt
+	return out, s.each(ctx, "quiz attempts", func(sc scanner) error {
+		a := progress.QuizAttempt{LearnerID: learnerID, LessonSlug: lessonSlug, QuizID: quizID}
+		err := sc.Scan(&a.Number, &a.Draw, &a.Passed, at(&a.StartedAt), at(&a.FinishedAt))
+		out = append(out, a)
+		return err
+	}, `SELECT number, draw, passed, started_at, finished_at FROM quiz_attempts
+		WHERE learner_id = ? AND lesson_slug = ? AND quiz_id = ? ORDER BY number`, learnerID, lessonSlug, quizID)
 }
 
 // AttemptCounts returns how many attempts the learner made at each widget,

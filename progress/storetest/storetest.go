@@ -59,6 +59,7 @@ func Run(t *testing.T, open Open) {
 			{"ReviewTimesOrderAcrossFractions", testReviewTimeOrder},
 			{"AwardSlotsCapConcurrentAwards", testAwardSlots},
 			{"AwardsKeepTheirAttempt", testAwardsKeepAttempt},
+			{"QuizAttemptsOnceEach", testQuizAttempts},
 			{"Submissions", testSubmissions},
 			{"ExerciseStates", testExerciseStates},
 			{"LearnersAreApart", testLearnersApart},
@@ -629,5 +630,37 @@ func testAwardsKeepAttempt(t *testing.T, s Backend) {
 	}
 	if e := hist[1].Earned; e.Kind != "exercise" || e.WidgetID != "ex" || !e.Passed {
 		t.Errorf("exercise award earned by %+v, want the passing submission", e)
+	}
+}
+
+// testQuizAttempts checks that each quiz attempt is kept once under its
+// number with its draw, and that a second post of a number writes nothing.
+func testQuizAttempts(t *testing.T, s Backend) {
+	ctx := context.Background()
+	qa := func(n int, passed bool, at time.Time) *progress.QuizAttempt {
+		return &progress.QuizAttempt{LearnerID: "l1", LessonSlug: "a", QuizID: "quiz", Number: n, Draw: `{"Slots":[1,0]}`, Passed: passed, StartedAt: at.Add(-time.Minute), FinishedAt: at}
+	}
+	for i, passed := range []bool{false, true} {
+		if err := record(s, "l1", "a", "quiz", passed, t0.Add(time.Duration(i)*time.Hour), progress.AttemptEffects{Quiz: qa(i+1, passed, t0.Add(time.Duration(i)*time.Hour))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := record(s, "l1", "a", "quiz", true, t0, progress.AttemptEffects{Quiz: qa(2, true, t0), Award: &progress.Award{Key: "quiz:a:quiz", Amount: 50, Reason: "q"}})
+	if !errors.Is(err, progress.ErrConflict) {
+		t.Errorf("attempt 2 recorded twice: %v, want ErrConflict", err)
+	}
+	got, err := s.QuizAttempts(ctx, "l1", "a", "quiz")
+	if err != nil || len(got) != 2 || got[0].Number != 1 || got[0].Passed || !got[1].Passed || got[1].Draw != `{"Slots":[1,0]}` ||
+		!got[1].FinishedAt.Equal(t0.Add(time.Hour)) || !got[1].StartedAt.Equal(t0.Add(59*time.Minute)) {
+		t.Fatalf("QuizAttempts = %+v (%v), want attempts 1 (failed) and 2 (passed)", got, err)
+	}
+	if counts, _ := s.AttemptCounts(ctx, "l1"); counts["a/quiz"] != 2 {
+		t.Errorf("the refused post left an attempt: %d attempts, want 2", counts["a/quiz"])
+	}
+	if xp, _ := s.TotalXP(ctx, "l1"); xp != 0 {
+		t.Errorf("the refused post granted %d XP", xp)
+	}
+	if other, _ := s.QuizAttempts(ctx, "l2", "a", "quiz"); len(other) != 0 {
+		t.Errorf("another learner has %d attempts", len(other))
 	}
 }

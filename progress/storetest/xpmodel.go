@@ -235,7 +235,7 @@ func seed(t *testing.T) uint64 {
 var zones = []string{"UTC", "Asia/Tokyo", "Pacific/Kiritimati", "Pacific/Pago_Pago", "America/New_York", ""}
 
 // modelSteps is how many steps one model run takes.
-const modelSteps = 800
+const modelSteps = 400
 
 func testXPModel(t *testing.T, s Backend) {
 	sd := seed(t)
@@ -324,10 +324,19 @@ func (m *model) action(r *rand.Rand, a progress.Actor) (string, func() error) {
 		}
 		ref := quizzes[r.IntN(len(quizzes))]
 		x := ref.w.Value.(*quiz.Quiz)
+		pinned := r.IntN(4) == 0
 		attempt := r.IntN(5)
-		post := progress.WidgetPost{LessonSlug: ref.lesson.Slug, WidgetID: ref.w.ID, Attempt: attempt,
-			Answers: quizAnswers(progress.QuizDraw(a, x, attempt), x, right), TimeZone: zone}
-		return fmt.Sprintf("quiz %s attempt %d right=%v", ref.lesson.Slug, attempt, right), func() error {
+		return fmt.Sprintf("quiz %s right=%v pinned=%v", ref.lesson.Slug, right, pinned), func() error {
+			if !pinned {
+				// The open attempt, as the page shows it.
+				turn, err := m.s.QuizTurn(ctx, a, ref.lesson.Slug, x)
+				if err != nil {
+					return err
+				}
+				attempt = turn.Next
+			}
+			post := progress.WidgetPost{LessonSlug: ref.lesson.Slug, WidgetID: ref.w.ID, Attempt: attempt,
+				Answers: quizAnswers(progress.QuizDraw(a, x, attempt), x, right), TimeZone: zone}
 			_, err := m.s.CheckWidget(ctx, a, post)
 			return userError(err)
 		}
