@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"learn/lessons"
 	"learn/quiz"
@@ -65,6 +66,11 @@ type WidgetOutcome struct {
 	Passed       bool
 	// Awarded is the XP this check granted (0 when already earned).
 	Awarded int
+	// NextOpensAt, after a quiz attempt, is when the next attempt opens:
+	// NextWait after now, which is 0 but after failures in a row
+	// (quiz.QuizWait).
+	NextOpensAt time.Time
+	NextWait    time.Duration
 	// Summary is the learner's summary after the check.
 	Summary Summary
 }
@@ -157,12 +163,6 @@ func (s *Service) CheckWidget(ctx context.Context, a Actor, p WidgetPost) (Widge
 		}
 		out.Attempt, out.Draw = turn.Next, turn.Draw
 		firstVisit := p.Attempt == 0 && turn.Next == 1
-		if p.Attempt != turn.Next && !firstVisit {
-			return out, attemptOver(turn.Next)
-		}
-		if turn.Waiting(now) {
-			return out, quizWaitError(turn, now, p.TimeZone)
-		}
 		if firstVisit {
 			// The page a visitor without a cookie saw: today's first-visit
 			// draw, kept as their first attempt.
@@ -180,6 +180,13 @@ func (s *Service) CheckWidget(ctx context.Context, a Actor, p WidgetPost) (Widge
 		if err := x.CheckComplete(out.Draw, answers); err != nil {
 			return out, incomplete(err)
 		}
+		if p.Attempt != turn.Next && !firstVisit {
+			out.Kept, out.Draw = newAnswers(), turn.Draw
+			return out, attemptOver(turn.Next)
+		}
+		if turn.Waiting(now) {
+			return out, quizWaitError(turn, now, p.TimeZone)
+		}
 		result := quiz.GradeDraw(x, out.Draw, answers)
 		shown := result.Shown()
 		out.Quiz = &shown
@@ -188,6 +195,10 @@ func (s *Service) CheckWidget(ctx context.Context, a Actor, p WidgetPost) (Widge
 		// The pass's XP falls with the failed attempts before it
 		// (quiz.QuizPassXP); once passed, the award is held anyway.
 		award, awarded = quiz.QuizAward(lesson.Slug, x, result, turn.Failed)
+		if !result.Passed {
+			out.NextWait = quiz.QuizWait(turn.FailedInRow + 1)
+		}
+		out.NextOpensAt = now.Add(out.NextWait)
 		fx.Quiz = &QuizAttempt{LearnerID: a.ID, LessonSlug: lesson.Slug, QuizID: x.ID, Number: turn.Next,
 			Draw: jsonString(out.Draw), Passed: result.Passed, StartedAt: turn.OpensAt, FinishedAt: now}
 		if fx.Quiz.StartedAt.IsZero() {
