@@ -78,7 +78,7 @@ func newGuide() (*guide, error) {
 	}
 	v := GuideView{
 		InfoFields: lessons.InfoFields(), FrontMatterFields: lessons.FrontMatterFields(),
-		XP:               GuideXP{Widget: quiz.WidgetXP, Quiz: quiz.DefaultQuizXP, Exercise: lessons.DefaultExerciseXP, Review: quiz.ReviewXP, LevelStep: quiz.LevelStepXP,
+		XP: GuideXP{Widget: quiz.WidgetXP, Quiz: quiz.DefaultQuizXP, Exercise: lessons.DefaultExerciseXP, Review: quiz.ReviewXP, LevelStep: quiz.LevelStepXP,
 			ReviewCards: quiz.ReviewCardsPerDay, ReviewCap: quiz.ReviewDailyCapXP, QuizFloor: quiz.QuizPassXP(quiz.DefaultQuizXP, quiz.QuizFailsBeforeWait),
 			QuizFails: quiz.QuizFailsBeforeWait, QuizFirstWait: int(quiz.QuizFirstWait.Minutes()), QuizMaxWait: int(quiz.QuizMaxWait.Minutes())},
 		MinQuizQuestions: lessons.MinQuizQuestions,
