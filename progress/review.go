@@ -88,7 +88,9 @@ type ReviewOutcome struct {
 
 // AnswerReview grades an answer to a due review card, reschedules the card
 // by FSRS and records the attempt, and for a right answer to a card that
-// is due grants ReviewXP once per due date, all in one transaction. A
+// is due grants ReviewXP, all in one transaction: once per scheduled
+// interval of the card, and within the day's cap of quiz.ReviewCardsPerDay
+// answers (the learner's local day). A
 // doubled post, or an answer to a card not yet due, changes nothing
 // (Counted false).
 //
@@ -135,11 +137,16 @@ func (s *Service) AnswerReview(ctx context.Context, a Actor, p ReviewPost) (Revi
 	if out.Feedback.Right {
 		answer.Attempt.Score = 1
 	}
-	if aw, ok := quiz.ReviewAward(before.Key, before.Card, out.Feedback.Right, now); ok {
-		answer.Award = &aw
-	}
 	if err := s.RememberZone(ctx, a, p.TimeZone); err != nil {
 		return out, err
+	}
+	learner, err := s.learning.FindLearner(ctx, a.ID)
+	if err != nil {
+		return out, err
+	}
+	loc, _ := quiz.Zone(learner.TimeZone)
+	if aw, ok := quiz.ReviewAward(before.Key, before.Card, out.Feedback.Right, now, loc); ok {
+		answer.Award = &aw
 	}
 	applied, granted, err := s.learning.AnswerReview(ctx, answer)
 	if err != nil {

@@ -87,8 +87,11 @@ type LearningStore interface {
 	// RecordAttempt saves a graded attempt and its effects in one
 	// transaction (creating the learner if needed) and reports whether the
 	// effects' award was granted by this call: false when the learner
-	// already held its key.
+	// already held its key (or, for an award with Slots, every one of its
+	// keys). Every award is stored with the attempt that earned it.
 	RecordAttempt(ctx context.Context, a Attempt, fx AttemptEffects) (granted bool, err error)
+	// QuizAttempts returns the learner's attempts at one quiz, by number.
+	QuizAttempts(ctx context.Context, learnerID, lessonSlug, quizID string) ([]QuizAttempt, error)
 	// AttemptCounts returns how many widget and quiz attempts (not reviews)
 	// the learner made, keyed "lessonSlug/widgetID".
 	AttemptCounts(ctx context.Context, learnerID string) (map[string]int, error)
@@ -124,7 +127,8 @@ type LearningStore interface {
 
 	// TotalXP returns the sum of the learner's awards (0 for nobody).
 	TotalXP(ctx context.Context, learnerID string) (int, error)
-	// XPHistory returns the learner's awards, oldest first.
+	// XPHistory returns the learner's awards, oldest first, each with the
+	// attempt that earned it.
 	XPHistory(ctx context.Context, learnerID string) ([]XPEntry, error)
 
 	// DueReviews returns up to limit cards due at now, longest overdue
@@ -138,7 +142,8 @@ type LearningStore interface {
 	// AnswerReview moves the card from a.Before to a.After and records the
 	// attempt and award in one transaction, only while the stored card
 	// still equals a.Before (same reps and due). applied is false, and
-	// nothing is written, when it had moved on: a doubled post.
+	// nothing is written, when it had moved on: a doubled post. An award
+	// with Slots takes the first free one of its keys (see quiz.Award).
 	AnswerReview(ctx context.Context, a ReviewAnswer) (applied, granted bool, err error)
 }
 
@@ -185,8 +190,26 @@ type AttemptEffects struct {
 	// only the first completion is kept.
 	CompleteLesson bool
 	// Missed items enter the review queue; an item already queued keeps its
-	// schedule but becomes due no later than the new card.
+	// schedule unchanged, so missing it again cannot make it due sooner.
 	Missed []ReviewCard
+	// Quiz, for a quiz attempt, is the attempt as the server drew it,
+	// kept under its number: when the learner already has an attempt of
+	// that number at that quiz, nothing is written and the error wraps
+	// ErrConflict (the same attempt posted twice).
+	Quiz *QuizAttempt
+}
+
+// QuizAttempt is one attempt at a lesson quiz as the server drew it.
+type QuizAttempt struct {
+	LearnerID, LessonSlug, QuizID string
+	// Number counts the learner's attempts at the quiz from 1.
+	Number int
+	// Draw is what the attempt showed: quiz.Draw as JSON.
+	Draw   string
+	Passed bool
+	// StartedAt is when the attempt could first be taken (the previous
+	// attempt's end, or its wait's); FinishedAt when it was posted.
+	StartedAt, FinishedAt time.Time
 }
 
 // Award is one grant of XP under a key the learner can hold once.
@@ -196,6 +219,10 @@ type Award = quiz.Award
 type XPEntry struct {
 	Award
 	At time.Time
+	// Earned is the attempt that earned the award (Kind "exercise" for a
+	// submission, WidgetID the exercise id); zero for an award granted
+	// before attempts were linked to awards.
+	Earned Attempt
 }
 
 // QuizScore sums up a learner's attempts at a lesson's quiz.

@@ -65,8 +65,23 @@ func (sum Summary) QuizAttempt(lessonSlug, widgetID string) int {
 type summaries struct {
 	mu sync.Mutex
 	m  map[string]Summary
+	// drops counts the drops of each learner's summary in this process,
+	// and epoch the times the cache was emptied: a summary whose loading
+	// began before a drop is not kept, since it may miss that write.
+	drops map[string]uint64
+	epoch uint64
 	// invalidator, if non-nil, counts every forget: each follows a write.
 	invalidator Invalidator
+}
+
+// loadMark is where the cache stood when a summary began loading.
+type loadMark struct{ epoch, drops uint64 }
+
+// mark returns the learner's loadMark, to pass to put.
+func (c *summaries) mark(id string) loadMark {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return loadMark{c.epoch, c.drops[id]}
 }
 
 func (c *summaries) get(id string, now time.Time) (Summary, bool) {
@@ -79,11 +94,17 @@ func (c *summaries) get(id string, now time.Time) (Summary, bool) {
 	return e, true
 }
 
-func (c *summaries) put(id string, e Summary) {
+// put keeps e, loaded since mark, unless the learner's summary was dropped
+// since (a write committed while it loaded).
+func (c *summaries) put(id string, e Summary, mark loadMark) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= summaryMax {
-		c.m = make(map[string]Summary)
+	if mark != (loadMark{c.epoch, c.drops[id]}) {
+		return
+	}
+	if c.m == nil || len(c.m) >= summaryMax || len(c.drops) >= summaryMax {
+		c.m, c.drops = make(map[string]Summary), make(map[string]uint64)
+		c.epoch++
 	}
 	c.m[id] = e
 }
@@ -101,6 +122,12 @@ func (c *summaries) drop(id string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.m, id)
+	if c.drops == nil || len(c.drops) >= summaryMax {
+		// Emptied, the cache keeps nothing loaded before now.
+		c.m, c.drops = make(map[string]Summary), make(map[string]uint64)
+		c.epoch++
+	}
+	c.drops[id]++
 }
 
 // Summary returns a's summary, from a cache kept for a minute and
@@ -126,6 +153,7 @@ func (s *Service) Summary(ctx context.Context, a Actor) (Summary, error) {
 	if e, ok := s.summaries.get(a.ID, now); ok && e.version == version {
 		return e, nil
 	}
+	mark := s.summaries.mark(a.ID)
 	e := newSummary()
 	e.loaded, e.version = now, version
 	progress, err := s.learning.ProgressByLesson(ctx, a.ID)
@@ -170,6 +198,6 @@ func (s *Service) Summary(ctx context.Context, a Actor) (Summary, error) {
 	if e.Exercises, err = s.learning.ExerciseStates(ctx, a.ID); err != nil {
 		return e, err
 	}
-	s.summaries.put(a.ID, e)
+	s.summaries.put(a.ID, e, mark)
 	return e, nil
 }

@@ -3,7 +3,9 @@ package progress
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"time"
 
 	"learn/lessons"
 	"learn/quiz"
@@ -34,9 +36,10 @@ func newAnswers() Answers {
 type WidgetPost struct {
 	LessonSlug, WidgetID string
 	Answers              Answers
-	// Attempt is the quiz attempt the form showed; with the learner's id
-	// it fixes what the attempt drew (see QuizDraw). 0 is a first visit's
-	// draw.
+	// Attempt is the quiz attempt the form showed. The server keeps the
+	// attempt open (QuizTurn) and refuses any other number with an *Error
+	// of kind Gone; 0 is accepted for a learner's first attempt, graded
+	// against the first visit's draw a visitor without a cookie saw.
 	Attempt int
 	// TimeZone is the browser's IANA zone, remembered for streaks.
 	TimeZone string
@@ -63,6 +66,11 @@ type WidgetOutcome struct {
 	Passed       bool
 	// Awarded is the XP this check granted (0 when already earned).
 	Awarded int
+	// NextOpensAt, after a quiz attempt, is when the next attempt opens:
+	// NextWait after now, which is 0 but after failures in a row
+	// (quiz.QuizWait).
+	NextOpensAt time.Time
+	NextWait    time.Duration
 	// Summary is the learner's summary after the check.
 	Summary Summary
 }
@@ -77,8 +85,15 @@ type WidgetOutcome struct {
 // is graded or saved, and the outcome carries only the kept answers (no
 // feedback), so the form can be shown again as it was.
 //
+// A quiz post answers the learner's open attempt (QuizTurn): another
+// number, or the same attempt posted twice, is refused with an *Error of
+// kind Gone, and a post while the learner waits after failures in a row
+// (quiz.QuizWait) with one of kind TooMany saying when the next opens; the
+// outcome then carries the open attempt and its draw, to show it.
+//
 // Errors: *Error of kind NotFound for an unknown lesson or widget, Invalid
-// for an incomplete post, or a store failure.
+// for an incomplete post, Gone or TooMany for a quiz post as above, or a
+// store failure.
 func (s *Service) CheckWidget(ctx context.Context, a Actor, p WidgetPost) (WidgetOutcome, error) {
 	lesson, w, err := s.lessonWidget(p.LessonSlug, p.WidgetID)
 	if err != nil {
@@ -140,7 +155,19 @@ func (s *Service) CheckWidget(ctx context.Context, a Actor, p WidgetPost) (Widge
 		award, awarded = quiz.WidgetAward(lesson.Slug, w.ID, fb.AllCorrect)
 		attempt.Answers = jsonString(answers)
 	case *quiz.Quiz:
-		out.Draw = QuizDraw(a, x, out.Attempt)
+		// The attempt and its draw are the server's: a post answers the
+		// open attempt or is refused, and the refusal shows the next.
+		turn, err := s.quizTurn(ctx, a, lesson.Slug, x)
+		if err != nil {
+			return out, err
+		}
+		out.Attempt, out.Draw = turn.Next, turn.Draw
+		firstVisit := p.Attempt == 0 && turn.Next == 1
+		if firstVisit {
+			// The page a visitor without a cookie saw: today's first-visit
+			// draw, kept as their first attempt.
+			out.Draw = QuizDraw(a, x, 0)
+		}
 		answers := quiz.QuizAnswers{}
 		for i := range x.Questions {
 			drawn := x.Drawn(out.Draw, i)
@@ -153,12 +180,30 @@ func (s *Service) CheckWidget(ctx context.Context, a Actor, p WidgetPost) (Widge
 		if err := x.CheckComplete(out.Draw, answers); err != nil {
 			return out, incomplete(err)
 		}
+		if p.Attempt != turn.Next && !firstVisit {
+			out.Kept, out.Draw = newAnswers(), turn.Draw
+			return out, attemptOver(turn.Next)
+		}
+		if turn.Waiting(now) {
+			return out, quizWaitError(turn, now, p.TimeZone)
+		}
 		result := quiz.GradeDraw(x, out.Draw, answers)
 		shown := result.Shown()
 		out.Quiz = &shown
 		out.Score, out.Total, out.Passed = result.Score, result.Total, result.Passed
 		missed = result.Missed
-		award, awarded = quiz.QuizAward(lesson.Slug, x, result)
+		// The pass's XP falls with the failed attempts before it
+		// (quiz.QuizPassXP); once passed, the award is held anyway.
+		award, awarded = quiz.QuizAward(lesson.Slug, x, result, turn.Failed)
+		if !result.Passed {
+			out.NextWait = quiz.QuizWait(turn.FailedInRow + 1)
+		}
+		out.NextOpensAt = now.Add(out.NextWait)
+		fx.Quiz = &QuizAttempt{LearnerID: a.ID, LessonSlug: lesson.Slug, QuizID: x.ID, Number: turn.Next,
+			Draw: jsonString(out.Draw), Passed: result.Passed, StartedAt: turn.OpensAt, FinishedAt: now}
+		if fx.Quiz.StartedAt.IsZero() {
+			fx.Quiz.StartedAt = now
+		}
 		fx.CompleteLesson = result.Passed
 		attempt.Answers = jsonString(answers)
 	default:
@@ -181,6 +226,11 @@ func (s *Service) CheckWidget(ctx context.Context, a Actor, p WidgetPost) (Widge
 		return out, err
 	}
 	granted, err := s.learning.RecordAttempt(ctx, attempt, fx)
+	if errors.Is(err, ErrConflict) && fx.Quiz != nil {
+		// The same attempt posted twice at once: the other post counted.
+		out.Quiz, out.Attempt, out.Draw = nil, fx.Quiz.Number+1, QuizDraw(a, w.Value.(*quiz.Quiz), fx.Quiz.Number+1)
+		return out, attemptOver(out.Attempt)
+	}
 	if err != nil {
 		return out, err
 	}

@@ -246,11 +246,31 @@
 //
 // # XP, levels and streaks
 //
-// A quiz earns its XP once, on the first pass (QuizAward); a classify or
-// annotate widget earns WidgetXP on its first fully correct check
-// (WidgetAward); each correct review answer earns ReviewXP (ReviewAward).
+// The XP rule: every action earns at most once, and review earns at most
+// a fixed amount a day.
+//
+//   - A lesson quiz earns its XP once, on the first pass (QuizAward): its
+//     xp (DefaultQuizXP, 50, when unset) on a first try, a fifth less for
+//     each failed attempt before the pass, never below two fifths
+//     (QuizPassXP: 50, 40, 30, then 20).
+//   - A classify or annotate widget earns WidgetXP (5) once, on its first
+//     fully correct check (WidgetAward).
+//   - An exercise earns its xp once, on its first solving submission
+//     (ExerciseAward).
+//   - A correct answer to a review card that is due earns ReviewXP (2)
+//     (ReviewAward). A card earns at most once per scheduled interval: the
+//     answer moves it past now, a doubled post changes nothing, and a card
+//     already in review keeps its schedule when its item is missed again
+//     in a widget or quiz (missing it cannot make it due again). Review XP
+//     is capped per learner and local day at ReviewCardsPerDay answers,
+//     ReviewDailyCapXP (20) XP.
+//
 // Every Award has a Key unique per thing earned, so the store's ledger grants
-// it once however often it is posted. Level maps total XP to a level.
+// it once however often it is posted; the day's review awards take one of
+// ReviewCardsPerDay numbered keys (Award.Slots), so the cap is a unique key
+// too. A learner's XP is therefore at most the course's earnable XP (the
+// quizzes', widgets' and exercises' XP) plus ReviewDailyCapXP for each local
+// date they answered reviews on. Level maps total XP to a level.
 // Streak and Calendar place activities on days in the learner's zone; see
 // Streak for the rule when the zone changes.
 //

@@ -1,7 +1,6 @@
 package quiz
 
 import (
-	"strconv"
 	"testing"
 	"time"
 
@@ -25,7 +24,7 @@ func TestQuizAward(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, ok := QuizAward("tool-errors", tt.q, tt.r)
+			got, ok := QuizAward("tool-errors", tt.q, tt.r, 0)
 			if ok != tt.wantOK {
 				t.Fatalf("ok = %v, want %v", ok, tt.wantOK)
 			}
@@ -40,8 +39,8 @@ func TestAwardKeysAreStable(t *testing.T) {
 	q := &Quiz{ID: "quiz"}
 	pass := QuizResult{Score: 5, Total: 6, PassMark: 5, Passed: true}
 	better := QuizResult{Score: 6, Total: 6, PassMark: 5, Passed: true}
-	a1, _ := QuizAward("l", q, pass)
-	a2, _ := QuizAward("l", q, better)
+	a1, _ := QuizAward("l", q, pass, 0)
+	a2, _ := QuizAward("l", q, better, 0)
 	if a1.Key != a2.Key {
 		t.Errorf("a second, better pass has a new key %q (first %q): it would earn twice", a2.Key, a1.Key)
 	}
@@ -56,29 +55,45 @@ func TestAwardKeysAreStable(t *testing.T) {
 }
 
 func TestReviewAward(t *testing.T) {
-	now := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	now := time.Date(2026, 3, 2, 23, 30, 0, 0, time.UTC)
 	key := ReviewItemKey("tool-errors", "quiz", "is-error")
 	c := MissedCard(now)
 	c.Due = now
-	a1, ok := ReviewAward(key, c, true, now)
-	want := "review:tool-errors/quiz/is-error:" + strconv.FormatInt(now.UnixNano(), 10)
-	if !ok || a1.Amount != ReviewXP || a1.Key != want {
-		t.Fatalf("first review award %+v %v, want key %q", a1, ok, want)
+	a1, ok := ReviewAward(key, c, true, now, nil)
+	if !ok || a1.Amount != ReviewXP || a1.Key != "review:day:2026-03-02:" || a1.Slots != ReviewCardsPerDay {
+		t.Fatalf("first review award %+v %v, want the slots of 2026-03-02", a1, ok)
 	}
-	dup, _ := ReviewAward(key, c, true, now.Add(time.Minute))
-	if dup != a1 {
-		t.Errorf("a doubled post of the same review got another award: %+v", dup)
+	tokyo, err := time.LoadLocation("Asia/Tokyo")
+	if err != nil {
+		t.Skip("no zone data:", err)
+	}
+	if local, _ := ReviewAward(key, c, true, now, tokyo); local.Key != "review:day:2026-03-03:" {
+		t.Errorf("award in Tokyo keyed %q, want the local date 2026-03-03", local.Key)
 	}
 	next := Schedule(c, Good, now)
-	if _, ok := ReviewAward(key, next, true, now); ok {
+	if _, ok := ReviewAward(key, next, true, now, nil); ok {
 		t.Errorf("a card answered before it is due (due %v) earned XP", next.Due)
 	}
-	later, ok := ReviewAward(key, next, true, next.Due)
-	if !ok || later.Key == a1.Key {
-		t.Errorf("the next due review got %+v %v; want a new key", later, ok)
+	if _, ok := ReviewAward(key, next, true, next.Due, nil); !ok {
+		t.Error("the next due review earned nothing")
 	}
-	if _, ok := ReviewAward(key, c, false, now); ok {
+	if _, ok := ReviewAward(key, c, false, now, nil); ok {
 		t.Error("a wrong review answer earned XP")
+	}
+	if ReviewDailyCapXP != ReviewCardsPerDay*ReviewXP {
+		t.Errorf("ReviewDailyCapXP = %d", ReviewDailyCapXP)
+	}
+}
+
+func TestQuizPassXP(t *testing.T) {
+	tests := []struct{ xp, failed, want int }{
+		{50, 0, 50}, {50, 1, 40}, {50, 2, 30}, {50, 3, 20}, {50, 9, 20}, {50, -1, 50},
+		{100, 1, 80}, {10, 3, 4},
+	}
+	for _, tt := range tests {
+		if got := QuizPassXP(tt.xp, tt.failed); got != tt.want {
+			t.Errorf("QuizPassXP(%d, %d) = %d, want %d", tt.xp, tt.failed, got, tt.want)
+		}
 	}
 }
 
@@ -105,5 +120,19 @@ func TestLevel(t *testing.T) {
 				t.Errorf("Level(%d) = %d, %d, %d; want %d, %d, %d", tt.xp, l, in, nx, tt.level, tt.into, tt.forNextLvl)
 			}
 		})
+	}
+}
+
+func TestQuizWait(t *testing.T) {
+	tests := []struct {
+		fails int
+		want  time.Duration
+	}{
+		{0, 0}, {2, 0}, {3, 10 * time.Minute}, {4, 20 * time.Minute}, {5, 40 * time.Minute}, {6, time.Hour}, {40, time.Hour},
+	}
+	for _, tt := range tests {
+		if got := QuizWait(tt.fails); got != tt.want {
+			t.Errorf("QuizWait(%d) = %v, want %v", tt.fails, got, tt.want)
+		}
 	}
 }

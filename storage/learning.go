@@ -2,8 +2,10 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"learn/progress"
@@ -91,12 +93,23 @@ func (s *DB) RecordAttempt(ctx context.Context, a progress.Attempt, fx progress.
 		if err := ensureLearner(ctx, tx, a.LearnerID, a.At); err != nil {
 			return err
 		}
-		if err := insertAttempt(ctx, tx, a, a.Kind); err != nil {
+		id, err := insertAttempt(ctx, tx, a, a.Kind)
+		if err != nil {
 			return err
 		}
+		if qa := fx.Quiz; qa != nil {
+			res, err := tx.exec(ctx, `INSERT INTO quiz_attempts (learner_id, lesson_slug, quiz_id, number, draw, passed, started_at, finished_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (learner_id, lesson_slug, quiz_id, number) DO NOTHING`,
+				a.LearnerID, qa.LessonSlug, qa.QuizID, qa.Number, qa.Draw, qa.Passed, tx.t(qa.StartedAt), tx.t(qa.FinishedAt))
+			if err != nil {
+				return fmt.Errorf("storage: record quiz attempt %d: %w", qa.Number, err)
+			}
+			if n, err := res.RowsAffected(); err != nil || n == 0 {
+				return fmt.Errorf("storage: record quiz attempt %d: already recorded: %w", qa.Number, ErrConflict)
+			}
+		}
 		if fx.Award != nil {
-			var err error
-			if granted, err = awardXP(ctx, tx, a.LearnerID, *fx.Award, a.At); err != nil {
+			if granted, err = awardXP(ctx, tx, a.LearnerID, *fx.Award, id, a.At); err != nil {
 				return err
 			}
 		}
@@ -115,14 +128,16 @@ func (s *DB) RecordAttempt(ctx context.Context, a progress.Attempt, fx progress.
 	return granted, err
 }
 
-func insertAttempt(ctx context.Context, tx q, a progress.Attempt, kind string) error {
-	if _, err := tx.exec(ctx, `INSERT INTO attempts
+// insertAttempt writes the attempt and returns its id.
+func insertAttempt(ctx context.Context, tx q, a progress.Attempt, kind string) (int64, error) {
+	var id int64
+	if err := tx.row(ctx, `INSERT INTO attempts
 		(learner_id, lesson_slug, widget_id, kind, score, total, passed, answers, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		a.LearnerID, a.LessonSlug, a.WidgetID, kind, a.Score, a.Total, a.Passed, a.Answers, tx.t(a.At)); err != nil {
-		return fmt.Errorf("storage: record %s attempt: %w", kind, err)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		a.LearnerID, a.LessonSlug, a.WidgetID, kind, a.Score, a.Total, a.Passed, a.Answers, tx.t(a.At)).Scan(&id); err != nil {
+		return 0, fmt.Errorf("storage: record %s attempt: %w", kind, err)
 	}
-	return nil
+	return id, nil
 }
 
 // ActivityTimes returns when the learner made each attempt, oldest first:
@@ -166,6 +181,18 @@ func (s *DB) QuizScores(ctx context.Context, learnerID string) (map[string]progr
 		return nil
 	}, `SELECT lesson_slug, score, total, passed, created_at
 		FROM attempts WHERE learner_id = ? AND kind = 'quiz' ORDER BY created_at, id`, learnerID)
+}
+
+// QuizAttempts returns the learner's attempts at one quiz, by number.
+func (s *DB) QuizAttempts(ctx context.Context, learnerID, lessonSlug, quizID string) ([]progress.QuizAttempt, error) {
+	var out []progress.QuizAttempt
+	return out, s.each(ctx, "quiz attempts", func(sc scanner) error {
+		a := progress.QuizAttempt{LearnerID: learnerID, LessonSlug: lessonSlug, QuizID: quizID}
+		err := sc.Scan(&a.Number, &a.Draw, &a.Passed, at(&a.StartedAt), at(&a.FinishedAt))
+		out = append(out, a)
+		return err
+	}, `SELECT number, draw, passed, started_at, finished_at FROM quiz_attempts
+		WHERE learner_id = ? AND lesson_slug = ? AND quiz_id = ? ORDER BY number`, learnerID, lessonSlug, quizID)
 }
 
 // AttemptCounts returns how many attempts the learner made at each widget,
@@ -250,6 +277,7 @@ func (s *DB) RecordSubmission(ctx context.Context, sub progress.Submission, awar
 			sub.LearnerID, sub.ExerciseID, sub.Code, at); err != nil {
 			return fmt.Errorf("storage: keep code: %w", err)
 		}
+		var attemptID int64
 		if sub.Mode == "submit" {
 			// A submission is the learner's activity for streaks too.
 			score := 0
@@ -258,13 +286,17 @@ func (s *DB) RecordSubmission(ctx context.Context, sub progress.Submission, awar
 			}
 			a := progress.Attempt{LearnerID: sub.LearnerID, WidgetID: sub.ExerciseID, Score: score, Total: 1,
 				Passed: sub.Passed, Answers: "{}", At: sub.At}
-			if err := insertAttempt(ctx, tx, a, "exercise"); err != nil {
+			var err error
+			if attemptID, err = insertAttempt(ctx, tx, a, "exercise"); err != nil {
 				return err
 			}
 		}
 		if award != nil {
+			if attemptID == 0 {
+				return errors.New("storage: record submission: only a submission (mode submit) earns an award")
+			}
 			var err error
-			granted, err = awardXP(ctx, tx, sub.LearnerID, *award, sub.At)
+			granted, err = awardXP(ctx, tx, sub.LearnerID, *award, attemptID, sub.At)
 			return err
 		}
 		return nil
@@ -307,23 +339,38 @@ func (s *DB) ExerciseStates(ctx context.Context, learnerID string) (map[string]p
 	}, "SELECT exercise_id, mode, passed, created_at FROM submissions WHERE learner_id = ? ORDER BY created_at, id", learnerID)
 }
 
-// awardXP writes the award inside tx, so that an award and the attempt that
-// earned it commit or roll back together.
-func awardXP(ctx context.Context, tx q, learnerID string, a progress.Award, now time.Time) (bool, error) {
-	if a.Key == "" || a.Amount <= 0 {
+// awardXP writes the award, earned by the attempt with id attemptID,
+// inside tx, so that an award and the attempt that earned it commit or roll
+// back together. An award with Slots takes the first of its numbered keys
+// the learner does not hold: each insert waits for a concurrent one of the
+// same key and then does nothing, so no more than Slots rows can exist.
+func awardXP(ctx context.Context, tx q, learnerID string, a progress.Award, attemptID int64, now time.Time) (bool, error) {
+	if a.Key == "" || a.Amount <= 0 || a.Slots < 0 {
 		return false, errors.New("storage: award xp: an award needs a key and a positive amount")
 	}
-	res, err := tx.exec(ctx, `INSERT INTO xp_awards (learner_id, award_key, amount, reason, created_at)
-		VALUES (?, ?, ?, ?, ?) ON CONFLICT (learner_id, award_key) DO NOTHING`,
-		learnerID, a.Key, a.Amount, a.Reason, tx.t(now))
-	if err != nil {
-		return false, fmt.Errorf("storage: award xp %q: %w", a.Key, err)
+	keys := []string{a.Key}
+	if a.Slots > 0 {
+		keys = keys[:0]
+		for n := 1; n <= a.Slots; n++ {
+			keys = append(keys, a.Key+strconv.Itoa(n))
+		}
 	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return false, fmt.Errorf("storage: award xp %q: %w", a.Key, err)
+	for _, key := range keys {
+		res, err := tx.exec(ctx, `INSERT INTO xp_awards (learner_id, award_key, amount, reason, created_at, attempt_id)
+			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (learner_id, award_key) DO NOTHING`,
+			learnerID, key, a.Amount, a.Reason, tx.t(now), attemptID)
+		if err != nil {
+			return false, fmt.Errorf("storage: award xp %q: %w", key, err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return false, fmt.Errorf("storage: award xp %q: %w", key, err)
+		}
+		if n == 1 {
+			return true, nil
+		}
 	}
-	return n == 1, nil
+	return false, nil
 }
 
 // TotalXP returns the sum of every award the learner holds.
@@ -340,10 +387,22 @@ func (s *DB) XPHistory(ctx context.Context, learnerID string) ([]progress.XPEntr
 	var out []progress.XPEntry
 	return out, s.each(ctx, "xp history", func(sc scanner) error {
 		var e progress.XPEntry
-		err := sc.Scan(&e.Key, &e.Amount, &e.Reason, at(&e.At))
+		var slug, widget, kind, answers sql.NullString
+		var score, total sql.NullInt64
+		var passed sql.NullBool
+		var earnedAt time.Time
+		err := sc.Scan(&e.Key, &e.Amount, &e.Reason, at(&e.At),
+			&slug, &widget, &kind, &score, &total, &passed, &answers, at(&earnedAt))
+		if kind.Valid {
+			e.Earned = progress.Attempt{LearnerID: learnerID, LessonSlug: slug.String, WidgetID: widget.String, Kind: kind.String,
+				Score: int(score.Int64), Total: int(total.Int64), Passed: passed.Bool, Answers: answers.String, At: earnedAt}
+		}
 		out = append(out, e)
 		return err
-	}, "SELECT award_key, amount, reason, created_at FROM xp_awards WHERE learner_id = ? ORDER BY created_at, id", learnerID)
+	}, `SELECT x.award_key, x.amount, x.reason, x.created_at,
+		a.lesson_slug, a.widget_id, a.kind, a.score, a.total, a.passed, a.answers, a.created_at
+		FROM xp_awards x LEFT JOIN attempts a ON a.id = x.attempt_id
+		WHERE x.learner_id = ? ORDER BY x.created_at, x.id`, learnerID)
 }
 
 const reviewColumns = "item_key, lesson_slug, widget_id, item_id, state, step, stability, difficulty, due, last_review, reps, lapses"
@@ -351,8 +410,7 @@ const reviewColumns = "item_key, lesson_slug, widget_id, item_id, state, step, s
 func queueReview(ctx context.Context, tx q, learnerID string, c progress.ReviewCard, now time.Time) error {
 	_, err := tx.exec(ctx, `INSERT INTO review_cards (learner_id, `+reviewColumns+`, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (learner_id, item_key) DO UPDATE SET due = CASE
-			WHEN excluded.due < review_cards.due THEN excluded.due ELSE review_cards.due END`,
+		ON CONFLICT (learner_id, item_key) DO NOTHING`,
 		learnerID, c.Key, c.LessonSlug, c.WidgetID, c.ItemID, int(c.Card.State), c.Card.Step, c.Card.Stability,
 		c.Card.Difficulty, tx.t(c.Card.Due), tx.nt(c.Card.LastReview), c.Card.Reps, c.Card.Lapses, tx.t(now))
 	if err != nil {
@@ -418,11 +476,12 @@ func (s *DB) AnswerReview(ctx context.Context, a progress.ReviewAnswer) (applied
 			return nil
 		}
 		applied = true
-		if err := insertAttempt(ctx, tx, a.Attempt, "review"); err != nil {
+		id, err := insertAttempt(ctx, tx, a.Attempt, "review")
+		if err != nil {
 			return err
 		}
 		if a.Award != nil {
-			if granted, err = awardXP(ctx, tx, a.Attempt.LearnerID, *a.Award, a.Attempt.At); err != nil {
+			if granted, err = awardXP(ctx, tx, a.Attempt.LearnerID, *a.Award, id, a.Attempt.At); err != nil {
 				return err
 			}
 		}

@@ -44,6 +44,13 @@ type GuideExample struct {
 // GuideXP are the XP rules' figures.
 type GuideXP struct {
 	Widget, Quiz, Exercise, Review, LevelStep int
+	// ReviewCards and ReviewCap are the review answers that earn XP per
+	// local day and the XP they make; QuizFloor is the least a pass of a
+	// default quiz earns after failed attempts.
+	ReviewCards, ReviewCap, QuizFloor int
+	// QuizFails is how many failed attempts in a row make the next wait,
+	// QuizFirstWait and QuizMaxWait the first and longest wait in minutes.
+	QuizFails, QuizFirstWait, QuizMaxWait int
 }
 
 // guide is the guide page's content, built once when the server starts.
@@ -71,7 +78,9 @@ func newGuide() (*guide, error) {
 	}
 	v := GuideView{
 		InfoFields: lessons.InfoFields(), FrontMatterFields: lessons.FrontMatterFields(),
-		XP:               GuideXP{Widget: quiz.WidgetXP, Quiz: quiz.DefaultQuizXP, Exercise: lessons.DefaultExerciseXP, Review: quiz.ReviewXP, LevelStep: quiz.LevelStepXP},
+		XP: GuideXP{Widget: quiz.WidgetXP, Quiz: quiz.DefaultQuizXP, Exercise: lessons.DefaultExerciseXP, Review: quiz.ReviewXP, LevelStep: quiz.LevelStepXP,
+			ReviewCards: quiz.ReviewCardsPerDay, ReviewCap: quiz.ReviewDailyCapXP, QuizFloor: quiz.QuizPassXP(quiz.DefaultQuizXP, quiz.QuizFailsBeforeWait),
+			QuizFails: quiz.QuizFailsBeforeWait, QuizFirstWait: int(quiz.QuizFirstWait.Minutes()), QuizMaxWait: int(quiz.QuizMaxWait.Minutes())},
 		MinQuizQuestions: lessons.MinQuizQuestions,
 	}
 	if v.CourseYAML, err = read(lessons.InfoFile); err != nil {

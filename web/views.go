@@ -174,6 +174,9 @@ type WidgetView struct {
 	QuizResult       *quiz.QuizResult
 	// Attempt is the quiz attempt the shown order belongs to.
 	Attempt int
+	// RetryLabel is the failed quiz's retry link: when the next attempt
+	// opens, if the learner must wait.
+	RetryLabel string
 
 	// Answers are the learner's last answers by form field name, to keep
 	// their choices checked.

@@ -61,6 +61,13 @@ func checkedView(out progress.WidgetOutcome, zone string) *WidgetView {
 			v.Outcome = fmt.Sprintf("Passed: %d of %d right. The lesson is complete.", out.Score, out.Total)
 		} else {
 			v.Outcome = fmt.Sprintf("%d of %d right; %d needed to pass. The questions marked wrong come back in your review; try again with new versions of the questions.", out.Score, out.Total, out.Quiz.PassMark)
+			v.RetryLabel = "Try again with new questions"
+			if out.NextWait > 0 {
+				loc, _ := quiz.Zone(zone)
+				opens := out.NextOpensAt.In(loc).Format("15:04 MST")
+				v.Outcome += fmt.Sprintf(" After %d failed attempts in a row, the next opens at %s, in %d minutes.", quiz.QuizFailsBeforeWait, opens, int(out.NextWait.Minutes()))
+				v.RetryLabel = "Try again at " + opens
+			}
 		}
 	}
 	if out.Awarded > 0 {

@@ -57,11 +57,18 @@ func Run(t *testing.T, open Open) {
 			{"QuizScores", testQuizScores},
 			{"ReviewQueue", testReviewQueue},
 			{"ReviewTimesOrderAcrossFractions", testReviewTimeOrder},
+			{"AwardSlotsCapConcurrentAwards", testAwardSlots},
+			{"AwardsKeepTheirAttempt", testAwardsKeepAttempt},
+			{"QuizAttemptsOnceEach", testQuizAttempts},
 			{"Submissions", testSubmissions},
 			{"ExerciseStates", testExerciseStates},
 			{"LearnersAreApart", testLearnersApart},
 			{"LastAttempts", testLastAttempts},
 			{"ResultsShowOnce", testResultsShowOnce},
+		}},
+		{"XPLedger", []test{ // the quiz package's XP rule, through the core (xpmodel.go)
+			{"Model", testXPModel},
+			{"ReviewLoop", testReviewLoop},
 		}},
 		{"Classroom", []test{ // progress.ClassroomStore (classroom.go)
 			{"Teachers", testTeachers},
@@ -304,17 +311,20 @@ func testReviewQueue(t *testing.T, s Backend) {
 	if err != nil || due != 1 || total != 2 {
 		t.Fatalf("ReviewCounts = %d due, %d total (%v), want 1 and 2", due, total, err)
 	}
-	// Missing the later item again makes it due no later than the new card;
-	// missing the first again with a later card keeps its earlier due.
+	// Missing an item again keeps its card's schedule: the later item stays
+	// due in two days, the first stays due now.
 	if err := record(s, "l1", "a", "classify", false, t0,
 		progress.AttemptEffects{Missed: []progress.ReviewCard{card("a/w/2", t0), card("a/w/1", t0.Add(time.Hour))}}); err != nil {
 		t.Fatal(err)
 	}
-	cards, err := s.DueReviews(ctx, "l1", t0, 10)
-	if err != nil || len(cards) != 2 || cards[0].Key != "a/w/1" || !cards[0].Card.Due.Equal(t0) {
-		t.Fatalf("DueReviews = %+v (%v), want a/w/1 and a/w/2 both due at %v", cards, err, t0)
+	if later, err := s.FindReview(ctx, "l1", "a/w/2"); err != nil || !later.Card.Due.Equal(t0.Add(48*time.Hour)) {
+		t.Errorf("a/w/2 missed again is due %v (%v), want its schedule kept: %v", later.Card.Due, err, t0.Add(48*time.Hour))
 	}
-	if few, _ := s.DueReviews(ctx, "l1", t0, 1); len(few) != 1 {
+	cards, err := s.DueReviews(ctx, "l1", t0, 10)
+	if err != nil || len(cards) != 1 || cards[0].Key != "a/w/1" || !cards[0].Card.Due.Equal(t0) {
+		t.Fatalf("DueReviews = %+v (%v), want only a/w/1, due at %v", cards, err, t0)
+	}
+	if few, _ := s.DueReviews(ctx, "l1", t0.Add(72*time.Hour), 1); len(few) != 1 {
 		t.Errorf("DueReviews with limit 1 returned %d cards", len(few))
 	}
 	before := cards[0]
@@ -525,5 +535,134 @@ func testResultsShowOnce(t *testing.T, s Backend) {
 	}
 	if got, err := s.TakeResult(ctx, "l2", "a", t0); err != nil || got.Body != "other learner" {
 		t.Errorf("the other learner's result = %+v, %v", got, err)
+	}
+}
+
+// testAwardSlots checks the numbered keys of an award with Slots: posted
+// from many goroutines at once, for more cards than slots, exactly Slots
+// awards are granted and each takes its own key.
+func testAwardSlots(t *testing.T, s Backend) {
+	ctx := context.Background()
+	if _, err := s.EnsureLearner(ctx, "l1", t0); err != nil {
+		t.Fatal(err)
+	}
+	const slots, posts = 3, 8
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	granted := 0
+	errs := make(chan error, posts)
+	for i := range posts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			key := "a/w/" + string(rune('a'+i))
+			if err := record(s, "l1", "a", "classify", false, t0, progress.AttemptEffects{Missed: []progress.ReviewCard{card(key, t0)}}); err != nil {
+				errs <- err
+				return
+			}
+			c, err := s.FindReview(ctx, "l1", key)
+			if err != nil {
+				errs <- err
+				return
+			}
+			after := c
+			after.Card = quiz.Schedule(c.Card, quiz.Good, t0)
+			_, ok, err := s.AnswerReview(ctx, progress.ReviewAnswer{
+				Attempt: progress.Attempt{LearnerID: "l1", LessonSlug: "a", WidgetID: "w", Kind: "review", Score: 1, Total: 1, Passed: true, Answers: "{}", At: t0},
+				Before:  c, After: after,
+				Award: &progress.Award{Key: "review:day:2026-11-29:", Amount: 2, Reason: "Review", Slots: slots},
+			})
+			if err != nil {
+				errs <- err
+				return
+			}
+			if ok {
+				mu.Lock()
+				granted++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if granted != slots {
+		t.Errorf("%d awards granted of %d slots", granted, slots)
+	}
+	hist, err := s.XPHistory(ctx, "l1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	for _, e := range hist {
+		keys[e.Key] = true
+	}
+	if len(hist) != slots || !keys["review:day:2026-11-29:1"] || !keys["review:day:2026-11-29:3"] {
+		t.Errorf("ledger %+v, want the keys review:day:2026-11-29:1 to 3", hist)
+	}
+	if xp, _ := s.TotalXP(ctx, "l1"); xp != 2*slots {
+		t.Errorf("TotalXP = %d, want %d", xp, 2*slots)
+	}
+}
+
+// testAwardsKeepAttempt checks that every award is read back with the
+// attempt that earned it: a widget check and an exercise submission.
+func testAwardsKeepAttempt(t *testing.T, s Backend) {
+	ctx := context.Background()
+	at := t0.Add(time.Minute)
+	if err := record(s, "l1", "a", "classify", true, at, progress.AttemptEffects{Award: &progress.Award{Key: "widget:a:w", Amount: 5, Reason: "w"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RecordSubmission(ctx, progress.Submission{LearnerID: "l1", ExerciseID: "ex", Mode: "submit", Code: "x", Passed: true, Report: "{}", At: at.Add(time.Second)},
+		&progress.Award{Key: "exercise:ex", Amount: 30, Reason: "Solved"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RecordSubmission(ctx, progress.Submission{LearnerID: "l1", ExerciseID: "ex", Mode: "run", Code: "x", Passed: true, Report: "{}", At: at},
+		&progress.Award{Key: "exercise:other", Amount: 30, Reason: "Solved"}); err == nil {
+		t.Error("a run (not a submission) was granted an award")
+	}
+	hist, err := s.XPHistory(ctx, "l1")
+	if err != nil || len(hist) != 2 {
+		t.Fatalf("XPHistory = %+v (%v), want 2 awards", hist, err)
+	}
+	if e := hist[0].Earned; e.Kind != "classify" || e.LessonSlug != "a" || !e.Passed || !e.At.Equal(at) {
+		t.Errorf("widget award earned by %+v, want the passed classify attempt at %v", e, at)
+	}
+	if e := hist[1].Earned; e.Kind != "exercise" || e.WidgetID != "ex" || !e.Passed {
+		t.Errorf("exercise award earned by %+v, want the passing submission", e)
+	}
+}
+
+// testQuizAttempts checks that each quiz attempt is kept once under its
+// number with its draw, and that a second post of a number writes nothing.
+func testQuizAttempts(t *testing.T, s Backend) {
+	ctx := context.Background()
+	qa := func(n int, passed bool, at time.Time) *progress.QuizAttempt {
+		return &progress.QuizAttempt{LearnerID: "l1", LessonSlug: "a", QuizID: "quiz", Number: n, Draw: `{"Slots":[1,0]}`, Passed: passed, StartedAt: at.Add(-time.Minute), FinishedAt: at}
+	}
+	for i, passed := range []bool{false, true} {
+		if err := record(s, "l1", "a", "quiz", passed, t0.Add(time.Duration(i)*time.Hour), progress.AttemptEffects{Quiz: qa(i+1, passed, t0.Add(time.Duration(i)*time.Hour))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := record(s, "l1", "a", "quiz", true, t0, progress.AttemptEffects{Quiz: qa(2, true, t0), Award: &progress.Award{Key: "quiz:a:quiz", Amount: 50, Reason: "q"}})
+	if !errors.Is(err, progress.ErrConflict) {
+		t.Errorf("attempt 2 recorded twice: %v, want ErrConflict", err)
+	}
+	got, err := s.QuizAttempts(ctx, "l1", "a", "quiz")
+	if err != nil || len(got) != 2 || got[0].Number != 1 || got[0].Passed || !got[1].Passed || got[1].Draw != `{"Slots":[1,0]}` ||
+		!got[1].FinishedAt.Equal(t0.Add(time.Hour)) || !got[1].StartedAt.Equal(t0.Add(59*time.Minute)) {
+		t.Fatalf("QuizAttempts = %+v (%v), want attempts 1 (failed) and 2 (passed)", got, err)
+	}
+	if counts, _ := s.AttemptCounts(ctx, "l1"); counts["a/quiz"] != 2 {
+		t.Errorf("the refused post left an attempt: %d attempts, want 2", counts["a/quiz"])
+	}
+	if xp, _ := s.TotalXP(ctx, "l1"); xp != 0 {
+		t.Errorf("the refused post granted %d XP", xp)
+	}
+	if other, _ := s.QuizAttempts(ctx, "l2", "a", "quiz"); len(other) != 0 {
+		t.Errorf("another learner has %d attempts", len(other))
 	}
 }
