@@ -217,9 +217,19 @@ func eliminate(t *testing.T, base, slug, quizID string, clock *settableClock, se
 }
 
 // TestEliminatorCannotPassQuizzes runs the adaptive eliminator, with 20
-// seeds, against every built-in quiz. A quiz whose every question has at
-// least two versions must not be passed within eliminatorPosts posts or
-// eliminatorTime; for the others the test reports what it took.
+// seeds, against every built-in quiz, and checks that reading the
+// feedback gains it nothing within eliminatorPosts posts or eliminatorTime.
+//
+// It cannot be asked never to pass: a blind guess passes a built-in quiz
+// now and then (6 of 8 questions right, four or more choices each: about
+// 0.4 % an attempt), and the budget leaves about three graded attempts
+// before the wait. So over 20 runs of a quiz luck alone passes about 0.25
+// of them, over all eight quizzes about 2. The test allows at most 3 runs
+// of one quiz and 8 of all to pass within the budget, which luck alone
+// exceeds about once in five hundred test runs; the eliminator did far
+// better against the old quizzes (every quiz but two, with every seed, in
+// 2 to 8 posts). For a quiz whose questions do not all have two versions
+// it only reports.
 func TestEliminatorCannotPassQuizzes(t *testing.T) {
 	// The clock starts at the real time: the client's cookie jar judges the
 	// cookies' expiry by it.
@@ -231,7 +241,12 @@ func TestEliminatorCannotPassQuizzes(t *testing.T) {
 	})
 	ts := httptest.NewServer(s)
 	defer ts.Close()
-	const seeds = 20
+	const (
+		seeds          = 20
+		luckPerQuiz    = 3
+		luckAllQuizzes = 8
+	)
+	total := 0
 	for _, l := range s.app.Course().Lessons {
 		x, ok := l.Quiz()
 		if !ok {
@@ -251,8 +266,15 @@ func TestEliminatorCannotPassQuizzes(t *testing.T) {
 		}
 		t.Logf("%s: passed after %v posts by seed (0: not within %d posts); %d of %d seeds within %d posts and %v; every question varied: %v",
 			l.Slug, needed, 3*eliminatorPosts, len(within), seeds, eliminatorPosts, eliminatorTime, varied)
-		if varied && len(within) > 0 {
-			t.Errorf("%s: the eliminator passed within %d posts and %v with %d of %d seeds (%v)", l.Slug, eliminatorPosts, eliminatorTime, len(within), seeds, within)
+		if !varied {
+			continue
 		}
+		total += len(within)
+		if len(within) > luckPerQuiz {
+			t.Errorf("%s: the eliminator passed within %d posts and %v with %d of %d seeds (%v): more than luck", l.Slug, eliminatorPosts, eliminatorTime, len(within), seeds, within)
+		}
+	}
+	if total > luckAllQuizzes {
+		t.Errorf("the eliminator passed %d runs within the budget over all quizzes, more than the %d luck allows", total, luckAllQuizzes)
 	}
 }
