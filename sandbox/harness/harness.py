@@ -61,6 +61,9 @@ if _BYTECODE is not None:
 _write = os.write
 _read = os.read
 _exit = os._exit
+_FunctionType = type(lambda: None)
+_HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE
+mod_type = type(sys)
 _BytesIO = io.BytesIO
 _TextIOWrapper = io.TextIOWrapper
 _FILENAME = "main.py"
@@ -534,6 +537,61 @@ def _find_server(m, g):
     return m._servers[-1] if m._servers else None
 
 
+# The modules whose code answers the host's requests: the teaching module,
+# the JSON encoder, the event loop, what the teaching module reads schemas
+# and values with, builtins, and this harness (__main__ until the learner's
+# file gets its own).
+_GUARDED = ("__main__", "builtins")
+_GUARDED_TREES = ("mcp", "json")
+
+
+def _guard(extra):
+    """The immutable record of every loaded module's dict, every class
+    defined in one and every Python function reachable from either (its
+    code, defaults and closure cells), plus the functions in extra: what
+    the reassert loops put back. Only tuples and frozensets hold it, so
+    code that finds it (gc.get_objects) cannot change it."""
+    out = []
+    fns = {}
+
+    def fn(f):
+        if type(f) in (staticmethod, classmethod):
+            f = f.__func__
+        elif type(f) is property:
+            for g in (f.fget, f.fset, f.fdel):
+                fn(g)
+            return
+        if type(f) is not _FunctionType or id(f) in fns:
+            return
+        cells = []
+        for c in f.__closure__ or ():
+            try:
+                cells.append((c, c.cell_contents))
+            except ValueError:
+                pass
+        fns[id(f)] = (2, f, (f.__code__, f.__defaults__, f.__kwdefaults__, tuple(cells)))
+
+    for name, mod in list(sys.modules.items()):
+        if type(mod) is not type(sys) or not (name in _GUARDED or name.partition(".")[0] in _GUARDED_TREES):
+            continue
+        d = vars(mod)
+        out.append((0, d, tuple(d.items())))
+        for v in list(d.values()):
+            # Types defined in C (builtins') cannot be changed: only
+            # classes written in Python are guarded.
+            if isinstance(v, type) and v.__flags__ & _HEAPTYPE and getattr(v, "__module__", None) == name:
+                attrs = dict(vars(v))
+                out.append((1, v, (tuple(attrs.items()), frozenset(attrs))))
+                for a in attrs.values():
+                    fn(a)
+            else:
+                fn(v)
+    for f in extra:
+        fn(f)
+    out += fns.values()
+    return tuple(out)
+
+
 def _pristine(m):
     """What the teaching module and its classes hold before learner code."""
     classes = {}
@@ -589,6 +647,16 @@ def _serve_mcp(stdin, header):
     lines = src.splitlines()
     m._format_exception = lambda e: _format(e, lines)
     saved = _pristine(m)
+    # Everything below that the host relies on is a local of this running
+    # frame (whose code no one can swap), a C function, or comes from
+    # guard, put back inline before and after each host call. Tracing is
+    # removed first: a trace function is the one way to rewrite a running
+    # frame's locals.
+    for k in ("settrace", "setprofile"):
+        vars(sys).pop(k, None)
+    write, Server, FunctionType = _write, m.MCPServer, _FunctionType
+    learner_main = mod_type("__main__")
+    guard = _guard((frame, emit, _restore, _writeall, m._format_exception))
     try:
         code = compile(src, _FILENAME, "exec")
     except (SyntaxError, ValueError) as e:
@@ -601,7 +669,10 @@ def _serve_mcp(stdin, header):
         _exit(0)
     del src
     dumps = m.json.dumps
-    g = {}
+    # The learner's file is its own __main__: the harness's names are not
+    # in it.
+    g = vars(learner_main)
+    sys.modules["__main__"] = learner_main
     emit(0, b"start", b"")
     status, exitcode, out, err, tb = _run_case(code, lines, b"", limit, g)
     try:
@@ -614,11 +685,47 @@ def _serve_mcp(stdin, header):
     frames.append(frame(0, b"trn", trn))
     frames.append(frame(0, b"end", b"%s %d %d %d" % (status.encode(), exitcode, out.cut, err.cut)))
     _writeall(b"".join(frames))
-    server = _find_server(m, g)
+    server = None
     for i in range(n):
+        for kind, target, items in guard:
+            if kind == 0:  # a module's dict: put back what changed, drop what was added
+                for k, v in items:
+                    if target.get(k, target) is not v:
+                        target[k] = v
+                if len(target) != len(items):
+                    keys = frozenset(k for k, v in items)
+                    for k in [k for k in target if k not in keys]:
+                        del target[k]
+            elif kind == 1:
+                have = target.__dict__
+                for k in [k for k in have if k not in items[1]]:
+                    try:
+                        delattr(target, k)
+                    except (AttributeError, TypeError):
+                        pass
+                for k, v in items[0]:
+                    if have.get(k) is not v:
+                        try:
+                            setattr(target, k, v)
+                        except (AttributeError, TypeError):
+                            pass
+            else:
+                if target.__code__ is not items[0]:
+                    target.__code__ = items[0]
+                if target.__defaults__ is not items[1]:
+                    target.__defaults__ = items[1]
+                if target.__kwdefaults__ is not items[2]:
+                    target.__kwdefaults__ = items[2]
+                for cell, v in items[3]:
+                    cell.cell_contents = v
+        sys.modules["__main__"] = learner_main
+        _restore(m, saved)
+        if i == 0:
+            server = _find_server(m, g)
+            if server is not None and not isinstance(server, Server):
+                server = None
         # The host sends this request only now that the case before ended.
         req = stdin.chunk()
-        _restore(m, saved)
         emit(i + 1, b"start", b"")
         out = _Capture(limit)
         err = _Capture(limit)
@@ -633,7 +740,7 @@ def _serve_mcp(stdin, header):
             else:
                 loop = m.SandboxEventLoop()
                 try:
-                    resp = loop.run_until_complete(server.handle_json(req.decode("utf-8", "replace")))
+                    resp = loop.run_until_complete(Server.handle_json(server, req.decode("utf-8", "replace"), version, guard))
                 finally:
                     loop.close()
         except OutputLimitExceeded:
@@ -646,8 +753,41 @@ def _serve_mcp(stdin, header):
         finally:
             sys.stdout = sys.__stdout__
             sys.stderr = sys.__stderr__
+        # Again after the call, before anything is written.
+        for kind, target, items in guard:
+            if kind == 0:  # a module's dict: put back what changed, drop what was added
+                for k, v in items:
+                    if target.get(k, target) is not v:
+                        target[k] = v
+                if len(target) != len(items):
+                    keys = frozenset(k for k, v in items)
+                    for k in [k for k in target if k not in keys]:
+                        del target[k]
+            elif kind == 1:
+                have = target.__dict__
+                for k in [k for k in have if k not in items[1]]:
+                    try:
+                        delattr(target, k)
+                    except (AttributeError, TypeError):
+                        pass
+                for k, v in items[0]:
+                    if have.get(k) is not v:
+                        try:
+                            setattr(target, k, v)
+                        except (AttributeError, TypeError):
+                            pass
+            else:
+                if target.__code__ is not items[0]:
+                    target.__code__ = items[0]
+                if target.__defaults__ is not items[1]:
+                    target.__defaults__ = items[1]
+                if target.__kwdefaults__ is not items[2]:
+                    target.__kwdefaults__ = items[2]
+                for cell, v in items[3]:
+                    cell.cell_contents = v
+        sys.modules["__main__"] = learner_main
         frames = []
-        if isinstance(resp, str):
+        if type(resp) is str:
             frames.append(frame(i + 1, b"resp", _enc(resp)))
         frames += [frame(i + 1, b"out", _enc(out.getvalue())), frame(i + 1, b"err", _enc(err.getvalue()))]
         if tb:

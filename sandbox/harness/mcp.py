@@ -512,9 +512,16 @@ class MCPServer:
 
     # The JSON-RPC side.
 
-    async def handle_json(self, text):
+    async def handle_json(self, text, version=None, guard=None):
         """Answers one JSON-RPC message given as JSON text; returns the
-        response as JSON text, or None for a notification."""
+        response as JSON text, or None for a notification.
+
+        The harness answers the host's requests with version (the release
+        the host chose) and guard (the immutable record of every module,
+        class and function as they were before learner code ran; see
+        _reassert in the harness). Both arrive as arguments, never from
+        state learner code can reach, and the methods are called through
+        the class, so a server's own attributes cannot stand in for them."""
         try:
             msg = json.loads(text)
         except ValueError as e:
@@ -522,10 +529,12 @@ class MCPServer:
             # leaves id out, as JSONRPCErrorResponse allows (not "id": null,
             # which no RequestId is).
             return _dumps({"jsonrpc": "2.0", "error": {"code": PARSE_ERROR, "message": "Parse error: " + str(e)}})
-        resp = await self.handle(msg)
+        resp = await MCPServer.handle(self, msg, version, guard)
         return None if resp is None else _dumps(resp)
 
-    async def handle(self, msg):
+    async def handle(self, msg, version=None, guard=None):
+        if version is None:
+            version = _state["version"]
         if not isinstance(msg, dict) or msg.get("jsonrpc") != "2.0" or not isinstance(msg.get("method"), str):
             rid = msg.get("id") if isinstance(msg, dict) else None
             return _error(rid, INVALID_REQUEST, "Invalid request: expected a JSON-RPC 2.0 request object.")
@@ -555,10 +564,10 @@ class MCPServer:
                     # arguments are an object: the SDK's validation of the
                     # request answers with INVALID_PARAMS before any tool runs.
                     return _error(rid, INVALID_PARAMS, "Invalid params: tools/call arguments must be an object, got " + _describe(arguments) + ".")
-                result = await self._call(name, arguments)
+                result = await MCPServer._call(self, name, arguments, version, guard)
             elif method == "server/discover":
                 result = {"supportedVersions": [PROTOCOL_VERSION], "capabilities": {"tools": {}},
-                          "serverInfo": {"name": self.name, "version": _state["version"]}}
+                          "serverInfo": {"name": str(self.name), "version": version}}
                 if self.instructions:
                     result["instructions"] = self.instructions
             elif method == "ping":
@@ -573,9 +582,11 @@ class MCPServer:
         result["resultType"] = "complete"
         return {"jsonrpc": "2.0", "id": rid, "result": result}
 
-    async def _call(self, name, arguments):
-        # Read before the tool runs: code in the tool cannot change it.
-        version = _state["version"]
+    async def _call(self, name, arguments, version=None, guard=None):
+        if version is None:
+            version = _state["version"]
+        if guard is not None:
+            return await _guarded_call(self, name, arguments, version, guard)
         tool = self._tools.get(name)
         if tool is None:
             return _tool_error("Unknown tool: " + name)
@@ -597,6 +608,93 @@ class MCPServer:
                 return _tool_error("Error executing tool %s: %s" % (name, e))
             return _tool_error("Error executing tool " + name)
         return _tool_result(value)
+
+
+def _reassert(guard):
+    """Puts every guarded module, class, function and cell back as it was
+    before learner code ran. guard holds only tuples, which no code can
+    change; the function itself is among those guarded, and callers that
+    must not trust it (the harness's loop) repeat its body inline."""
+    for kind, target, items in guard:
+        if kind == 0:  # a module's dict: put back what changed, drop what was added
+            for k, v in items:
+                if target.get(k, target) is not v:
+                    target[k] = v
+            if len(target) != len(items):
+                keys = frozenset(k for k, v in items)
+                for k in [k for k in target if k not in keys]:
+                    del target[k]
+        elif kind == 1:  # a class's attributes
+            have = target.__dict__
+            for k in [k for k in have if k not in items[1]]:
+                try:
+                    delattr(target, k)
+                except (AttributeError, TypeError):
+                    pass
+            for k, v in items[0]:
+                if have.get(k) is not v:
+                    try:
+                        setattr(target, k, v)
+                    except (AttributeError, TypeError):
+                        pass
+        elif kind == 2:  # a function's code, defaults and closure cells
+            if target.__code__ is not items[0]:
+                target.__code__ = items[0]
+            if target.__defaults__ is not items[1]:
+                target.__defaults__ = items[1]
+            if target.__kwdefaults__ is not items[2]:
+                target.__kwdefaults__ = items[2]
+            for cell, v in items[3]:
+                cell.cell_contents = v
+
+
+async def _guarded_call(server, name, arguments, version, guard):
+    """_call for the host's requests: the tool's outcome is read only after
+    everything the tool could have rewritten is put back, and by type, so
+    an exception that only claims to be a ToolError is not one."""
+    tool = server._tools.get(name)
+    if tool is None:
+        _reassert(guard)
+        return _tool_error("Unknown tool: " + name)
+    outcome = None
+    try:
+        kw = _RegisteredTool.bind(tool, arguments)
+    except BaseException as e:
+        outcome = e
+    else:
+        try:
+            value = tool.fn(**kw)
+            if inspect.isawaitable(value):
+                value = await value
+        except BaseException as e:
+            outcome = e
+    _reassert(guard)
+    if outcome is None:
+        result = _tool_result(value)
+        _reassert(guard)
+        return result
+    kind = type(outcome)
+    if issubclass(kind, (KeyboardInterrupt, SystemExit, GeneratorExit)) or not issubclass(kind, Exception):
+        raise outcome
+    if issubclass(kind, MCPError):
+        code, message, data = outcome.code, "".join((str(outcome.message),)), outcome.data
+        _reassert(guard)
+        raise MCPError(code, message, data)
+    if issubclass(kind, ValidationError):
+        said = "".join((str(outcome),))
+        _reassert(guard)
+        return _tool_error("Error executing tool %s: invalid arguments: %s" % (name, said))
+    if issubclass(kind, ToolError):
+        said = "".join((str(outcome),))
+        _reassert(guard)
+        return _tool_error("Error executing tool %s: %s" % (name, said))
+    log = "Error executing tool %s\n%s" % (name, "".join((_format_exception(outcome),)))
+    said = "".join((str(outcome),)) if version == "2.0.0" else ""
+    _reassert(guard)
+    _log(log)
+    if version == "2.0.0":
+        return _tool_error("Error executing tool %s: %s" % (name, said))
+    return _tool_error("Error executing tool " + name)
 
 
 def _error(rid, code, message):
