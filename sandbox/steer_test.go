@@ -215,8 +215,15 @@ func TestMCPAttacksPassNoStarter(t *testing.T) {
 		for _, w := range ex.WrongSolutions {
 			wrong = append(wrong, struct{ name, code string }{"wrong: " + w.Note, w.Code})
 		}
-		for _, a := range attacks {
-			for _, w := range wrong {
+		for ai, a := range attacks {
+			// The attack meets every listed wrong solution; the
+			// broader rewrites, each several times slower, the starter and
+			// the first two, so the package's tests stay within minutes.
+			targets := wrong
+			if ai > 0 && len(targets) > 3 {
+				targets = targets[:3]
+			}
+			for _, w := range targets {
 				t.Run(id+"/"+a.name+"/"+w.name, func(t *testing.T) {
 					rep, err := sb.GradeMCP(context.Background(), a.wrap(w.code), calls, MCPOptions{Version: ex.MCP.Version})
 					if err != nil {
