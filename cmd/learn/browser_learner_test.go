@@ -73,7 +73,17 @@ func checkWidths(t *testing.T, b *browser, page string) {
 					const r = el.getBoundingClientRect();
 					if (r.right > w + 1 && !clipped(el) && (!worst || r.width < worst.getBoundingClientRect().width)) worst = el;
 				}
-				return worst ? worst.tagName + "." + worst.className + " " + (worst.textContent || "").slice(0, 80) : "";
+				if (worst) return worst.tagName + "." + worst.className + " " + (worst.textContent || "").slice(0, 80);
+				// No element sticks out: a long word of text may.
+				const texts = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+				for (let n; (n = texts.nextNode()); ) {
+					const range = document.createRange();
+					range.selectNodeContents(n);
+					if (range.getBoundingClientRect().right > w + 1 && !clipped(n.parentElement)) {
+						return "text in " + n.parentElement.tagName + "." + n.parentElement.className + ": " + n.textContent.slice(0, 80);
+					}
+				}
+				return "";
 			})()`)
 			b.screenshot(t, fmt.Sprintf("too-wide-%s-%d", strings.NewReplacer("/", "_", "#", "_").Replace(page), w))
 			t.Errorf("%s at %d px is %d px wide; the widest narrow element: %s", page, w, got[0], culprit)
@@ -86,15 +96,15 @@ func checkWidths(t *testing.T, b *browser, page string) {
 // viewport is laid out: the window's size reaches the page asynchronously,
 // and on a busy machine a read right after the resize can see the page
 // still laid out for the old width (a passing overflow with no element to
-// blame). It reads after two animation frames, and reads again, up to
-// five times a tenth of a second apart, while the page is wider: a real
-// overflow stays.
+// blame), and the exercise editor measures itself again some frames later.
+// It reads after two animation frames, and reads again, for up to three
+// seconds, while the page is wider: a real overflow stays.
 func settledWidths(t *testing.T, b *browser) []int {
 	t.Helper()
 	const read = `new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() =>
 		done([document.documentElement.scrollWidth, document.documentElement.clientWidth]))))`
 	var got []int
-	for range 5 {
+	for range 30 {
 		ctx, cancel := context.WithTimeout(b.ctx, browserStepLimit)
 		v, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](read, chromedp.EvalAwaitPromise))
 		cancel()
