@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"learn/lessons"
+	"learn/quiz"
+	"learn/sandbox"
 )
 
 func TestCompileBuiltInCourse(t *testing.T) {
@@ -66,5 +68,24 @@ func TestParseMode(t *testing.T) {
 		if got := ParseMode(in); got != want {
 			t.Errorf("ParseMode(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestHintDefaultsAgree holds the sandbox's defaults for unset annotation
+// hints (which judge a learner's tools/list) equal to the quiz's (which
+// the lessons teach and the annotate widgets grade), hint by hint.
+func TestHintDefaultsAgree(t *testing.T) {
+	for _, h := range quiz.AllHints() {
+		got, known := sandbox.HintDefault(string(h))
+		if !known {
+			t.Errorf("the sandbox knows no default for %s", h)
+			continue
+		}
+		if got != h.Default() {
+			t.Errorf("%s: the sandbox assumes %v when unset, the quiz teaches %v", h, got, h.Default())
+		}
+	}
+	if _, known := sandbox.HintDefault("noSuchHint"); known {
+		t.Error("the sandbox claims a default for a hint MCP does not define")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -423,6 +424,11 @@ func (s *Service) SignInLearner(ctx context.Context, in LearnerSignIn) (Device, 
 	if err := s.classes.AddDevice(ctx, d); err != nil {
 		return Device{}, err
 	}
+	// Devices of this learner left idle past DeviceIdleLimit are signed
+	// out already (see DeviceSignedIn); their rows go now.
+	if _, err := s.classes.DeleteIdleDevices(ctx, m.LearnerID, now.Add(-DeviceIdleLimit)); err != nil {
+		return Device{}, err
+	}
 	return d, nil
 }
 
@@ -455,10 +461,18 @@ func cutUserAgent(ua string) string {
 // request writes it again, so that a page view rarely writes.
 const DeviceTouchEvery = 5 * time.Minute
 
+// DeviceIdleLimit is how long a device signed in with secret words may go
+// unseen: past it the device is signed out at its next request (the
+// learner signs in again with the class code, name and words) and its row
+// is deleted. Half a year: a learner away for a summer signs in again, a
+// lost or lent phone does not stay signed in for the cookie's 400 days.
+const DeviceIdleLimit = 183 * 24 * time.Hour
+
 // DeviceSignedIn reports whether the device a learner cookie names is
 // still signed in as that learner, reading the database on every call, so
 // a device signed out on one server is signed out on all at its next
-// request. It refreshes the device's last-seen time now and then.
+// request. A device unseen for DeviceIdleLimit is signed out and its row
+// deleted. It refreshes the device's last-seen time now and then.
 func (s *Service) DeviceSignedIn(ctx context.Context, learnerID, deviceID string) (bool, error) {
 	d, err := s.classes.FindDevice(ctx, learnerID, deviceID)
 	if errors.Is(err, ErrNotFound) {
@@ -467,7 +481,14 @@ func (s *Service) DeviceSignedIn(ctx context.Context, learnerID, deviceID string
 	if err != nil {
 		return false, err
 	}
-	if now := s.now(); now.Sub(d.LastSeen) >= DeviceTouchEvery {
+	now := s.now()
+	if now.Sub(d.LastSeen) > DeviceIdleLimit {
+		if _, err := s.classes.DeleteIdleDevices(ctx, learnerID, now.Add(-DeviceIdleLimit)); err != nil {
+			return false, err
+		}
+		return false, nil
+	}
+	if now.Sub(d.LastSeen) >= DeviceTouchEvery {
 		if err := s.classes.TouchDevice(ctx, d.ID, now); err != nil {
 			return false, err
 		}
@@ -475,10 +496,15 @@ func (s *Service) DeviceSignedIn(ctx context.Context, learnerID, deviceID string
 	return true, nil
 }
 
-// Devices returns the devices a signed in on with secret words, last seen
-// first.
+// Devices returns the devices a signed in on with secret words and still
+// signed in (seen within DeviceIdleLimit), last seen first.
 func (s *Service) Devices(ctx context.Context, a Actor) ([]Device, error) {
-	return s.classes.LearnerDevices(ctx, a.ID)
+	ds, err := s.classes.LearnerDevices(ctx, a.ID)
+	if err != nil {
+		return nil, err
+	}
+	cut := s.now().Add(-DeviceIdleLimit)
+	return slices.DeleteFunc(ds, func(d Device) bool { return d.LastSeen.Before(cut) }), nil
 }
 
 // SignOutOtherDevices signs out every device a signed in on with secret

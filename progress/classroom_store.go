@@ -98,6 +98,9 @@ type ClassroomStore interface {
 	// DeleteDevices deletes the learner's devices but the one whose id is
 	// keep ("" keeps none) and returns how many it deleted.
 	DeleteDevices(ctx context.Context, learnerID, keep string) (int, error)
+	// DeleteIdleDevices deletes the learner's devices last seen before
+	// before and returns how many it deleted.
+	DeleteIdleDevices(ctx context.Context, learnerID string, before time.Time) (int, error)
 
 	// SignInFailures returns the failed sign-ins in a row counted under
 	// key (zero when there are none).

@@ -249,7 +249,10 @@ func (s *Service) SignOut(ctx context.Context, a Actor) error {
 //
 // Errors: *Error of kind NotFound for someone not signed in as a teacher;
 // Denied for a wrong current password; Invalid for a new password that
-// breaks the length rules; TooMany as SignIn.
+// breaks the length rules; TooMany past SignInsPerAccount tries a minute,
+// or while the account waits after wrong current passwords in a row
+// (SignInDelay, as for signing in, so a stolen session cannot guess the
+// password to lock its owner out of the account's other sessions).
 func (s *Service) ChangePassword(ctx context.Context, a Actor, current, next, address string) (SignedIn, error) {
 	if !a.IsTeacher() {
 		return SignedIn{}, notFound("Sign in as a teacher to change your password.")
@@ -260,14 +263,26 @@ func (s *Service) ChangePassword(ctx context.Context, a Actor, current, next, ad
 		return SignedIn{}, err
 	}
 	if wait > 0 {
-		return SignedIn{}, tooMany(wait, "Too many tries. Wait a minute, then try again.")
+		return SignedIn{}, tooMany(wait, fmt.Sprintf("Too many tries. Try again in %s.", delayText(wait)))
+	}
+	failures := failureKey("password", fmt.Sprint(a.TeacherID))
+	if wait, err := s.accountWait(ctx, failures, now); err != nil {
+		return SignedIn{}, err
+	} else if wait > 0 {
+		return SignedIn{}, tooMany(wait, fmt.Sprintf("The current password was wrong several times in a row, so the next try waits: try again in %s. Nothing was changed.", delayText(wait)))
 	}
 	t, err := s.classes.FindTeacher(ctx, a.TeacherID)
 	if err != nil {
 		return SignedIn{}, err
 	}
 	if bcrypt.CompareHashAndPassword([]byte(t.PasswordHash), []byte(current)) != nil {
+		if err := s.countFailure(ctx, failures, now); err != nil {
+			return SignedIn{}, err
+		}
 		return SignedIn{}, &Error{Kind: Denied, Message: "Your current password is not right; nothing was changed."}
+	}
+	if err := s.classes.ClearSignInFailures(ctx, failures); err != nil {
+		return SignedIn{}, err
 	}
 	hash, err := hashPassword(next)
 	if err != nil {

@@ -496,8 +496,17 @@ type mcpTool struct {
 	OutputSchema json.RawMessage `json:"outputSchema"`
 }
 
-// hintDefaults are the values of unset annotation hints.
+// hintDefaults are the values of unset annotation hints. The sandbox may
+// import no project package, so quiz.Hint.Default cannot serve here; a
+// test in package grading holds the two equal.
 var hintDefaults = map[string]bool{"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true}
+
+// HintDefault returns the value a client assumes for the annotation hint
+// named name when a tool leaves it out, and whether name is a hint at all.
+func HintDefault(name string) (value, known bool) {
+	value, known = hintDefaults[name]
+	return value, known
+}
 
 // readResponse parses a response to method, checks it against the schema
 // and says what it means for the model.

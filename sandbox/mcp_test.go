@@ -322,6 +322,11 @@ n = f.f_locals["nonce"]
 body = b'{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"No order Z9"}],"isError":true,"resultType":"complete"}}'
 os.write(1, b"\x1e" + n + b" 1 start 0\n" + b"\x1e" + n + b" 1 resp %d\n" % len(body) + body)
 `, false, "out of turn"},
+		// The forged response must stand alone: flooding stdout past the
+		// limit leaves the harness no response of its own to write.
+		{"writes its own response in turn, then floods stdout", forgeInTurn("print('x' * 200000)"), false, "out of turn"},
+		{"writes its own response in turn, then raises", forgeInTurn("raise KeyError(order_id)"), false, "out of turn"},
+		{"writes its own response in turn, then returns", forgeInTurn("return None"), false, "out of turn"},
 		{"no server", "print('hello')\n", false, "no MCPServer"},
 		{"syntax error", "def f(:\n", false, "cannot read"},
 	}
@@ -601,4 +606,33 @@ def loose(city: str) -> dict:
 			}
 		})
 	}
+}
+
+// forgeInTurn is a server without the unknown-id rule whose tool, for an
+// unknown id, digs the nonce, the case number and the request out of the
+// harness's frame, writes the response the host wants in the case's turn,
+// then runs then.
+func forgeInTurn(then string) string {
+	return `import json, os, sys
+from mcp.server import MCPServer
+
+ORDERS = {"A17": {"item": "desk lamp", "status": "shipped"}}
+mcp = MCPServer("shop")
+
+def _forge():
+    f = sys._getframe()
+    while f is not None and "nonce" not in f.f_locals:
+        f = f.f_back
+    n, i, req = f.f_locals["nonce"], f.f_locals["i"], f.f_locals["req"]
+    body = json.dumps({"jsonrpc": "2.0", "id": json.loads(req)["id"], "result": {"content": [{"type": "text", "text": "No order with id Z9. Order ids look like A17."}], "isError": True, "resultType": "complete"}}).encode()
+    os.write(1, b"\x1e" + n + b" %d resp %d\n" % (i + 1, len(body)) + body)
+
+@mcp.tool()
+def lookup_order(order_id: str) -> dict:
+    """Look up an order by its id."""
+    if order_id not in ORDERS:
+        _forge()
+        ` + then + `
+    return ORDERS[order_id]
+`
 }

@@ -96,14 +96,23 @@ type guestCase struct {
 	Transcript  []byte
 }
 
+// The kinds of frame a case has at most once, as bits of frameParser.seen.
+const (
+	seenOut uint8 = 1 << iota
+	seenErr
+	seenTB
+	seenResp
+	seenTrn
+)
+
 // transcript is everything the guest reported for one run.
 type transcript struct {
 	Syntax string // a syntax error: the code never ran
 	Cases  []guestCase
 	Done   bool // the harness finished every case
 	// OutOfTurn counts frames with the run's nonce that came out of turn
-	// (a case out of order, or after it ended). The harness never writes
-	// one, so any is a forgery.
+	// (a case out of order, after it ended, or a second frame of one kind
+	// in a case). The harness never writes one, so any is a forgery.
 	OutOfTurn int
 }
 
@@ -127,11 +136,14 @@ type frameParser struct {
 	keep   bool   // keep payloads and stray output
 	cur    int
 	tr     transcript
+	// seen marks, per case, the kinds of frame it has had (seenOut, …):
+	// the harness writes each at most once a case, so a second is forged.
+	seen []uint8
 }
 
 func newFrameParser(nonce string, ncases int, keep bool) *frameParser {
 	prefix := append([]byte{frameMark}, nonce...)
-	return &frameParser{prefix: append(prefix, ' '), keep: keep, cur: -1, tr: transcript{Cases: make([]guestCase, ncases)}}
+	return &frameParser{prefix: append(prefix, ' '), keep: keep, cur: -1, tr: transcript{Cases: make([]guestCase, ncases)}, seen: make([]uint8, ncases)}
 }
 
 // ended reports whether case i has ended, in turn.
@@ -237,6 +249,17 @@ func (p *frameParser) parse(final bool) int {
 	return used
 }
 
+// once marks that case idx has had a frame of the kind bit; a second one
+// counts as out of turn (the harness writes each kind once a case, so
+// learner code wrote one of its own in the case's turn). The later frame
+// still replaces the earlier, as the harness's own comes last.
+func (p *frameParser) once(idx int, bit uint8) {
+	if p.seen[idx]&bit != 0 {
+		p.tr.OutOfTurn++
+	}
+	p.seen[idx] |= bit
+}
+
 // frame applies one well-formed frame.
 func (p *frameParser) frame(idx int, kind string, payload []byte) {
 	tr := &p.tr
@@ -271,15 +294,20 @@ func (p *frameParser) frame(idx int, kind string, payload []byte) {
 		// Out of turn.
 		tr.OutOfTurn++
 	case kind == "out":
+		p.once(idx, seenOut)
 		tr.Cases[idx].Stdout = clone(payload)
 	case kind == "err":
+		p.once(idx, seenErr)
 		tr.Cases[idx].Stderr = clone(payload)
 	case kind == "tb":
+		p.once(idx, seenTB)
 		tr.Cases[idx].Traceback = string(clone(payload))
 	case kind == "resp":
+		p.once(idx, seenResp)
 		tr.Cases[idx].Response = clone(payload)
-		tr.Cases[idx].HasResponse = true
+		tr.Cases[idx].HasResponse = len(payload) > 0
 	case kind == "trn":
+		p.once(idx, seenTrn)
 		tr.Cases[idx].Transcript = clone(payload)
 	case kind == "end":
 		f := bytes.Fields(payload)

@@ -188,6 +188,18 @@ func TestParseFrames(t *testing.T) {
 			want:   transcript{Cases: []guestCase{{Started: true, Ended: true, Status: statusOK, Stdout: []byte("real\n")}}, OutOfTurn: 1},
 		},
 		{
+			name:   "a second frame of one kind in a case is out of turn, and the later one counts",
+			stream: frame(nonce, "0", "start", "") + frame(nonce, "0", "resp", "forged") + frame(nonce, "0", "out", "x") + frame(nonce, "0", "resp", "real") + frame(nonce, "0", "out", "y") + frame(nonce, "0", "end", "ok 0 0 0"),
+			ncases: 1,
+			want:   transcript{Cases: []guestCase{{Started: true, Ended: true, Status: statusOK, Stdout: []byte("y"), Response: []byte("real"), HasResponse: true}}, OutOfTurn: 2},
+		},
+		{
+			name:   "an empty response frame is no response",
+			stream: frame(nonce, "0", "start", "") + frame(nonce, "0", "resp", "") + frame(nonce, "0", "end", "ok 0 0 0"),
+			ncases: 1,
+			want:   transcript{Cases: []guestCase{{Started: true, Ended: true, Status: statusOK}}},
+		},
+		{
 			name:   "case index out of range",
 			stream: frame(nonce, "0", "start", "") + frame(nonce, "7", "start", ""),
 			ncases: 1,

@@ -66,6 +66,19 @@ func (s *DB) DeleteDevices(ctx context.Context, learnerID, keep string) (int, er
 	return int(n), nil
 }
 
+// DeleteIdleDevices deletes the learner's devices last seen before before.
+func (s *DB) DeleteIdleDevices(ctx context.Context, learnerID string, before time.Time) (int, error) {
+	res, err := s.exec(ctx, "DELETE FROM learner_devices WHERE learner_id = ? AND last_seen < ?", learnerID, s.t(before))
+	if err != nil {
+		return 0, fmt.Errorf("storage: sign out idle devices: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("storage: sign out idle devices: %w", err)
+	}
+	return int(n), nil
+}
+
 // SignInFailures returns the failures counted under key.
 func (s *DB) SignInFailures(ctx context.Context, key string) (progress.SignInFailures, error) {
 	var f progress.SignInFailures

@@ -411,3 +411,84 @@ func TestLearnerWordsDelayPerName(t *testing.T) {
 		t.Errorf("/me = %d", a.status)
 	}
 }
+
+// TestIdleDeviceIsSignedOut: a device signed in with words that goes
+// unseen for progress.DeviceIdleLimit is signed out at its next request
+// and leaves the learner's device list; one seen within it stays.
+func TestIdleDeviceIsSignedOut(t *testing.T) {
+	w := newDeviceWorld(t)
+	w.addTeacher("t@school.example", false)
+	teacher := w.browser()
+	teacher.signIn("t@school.example")
+	code := teacher.joinCode(teacher.createClass("Year 9"))
+	laptop := w.browser()
+	laptop.earn(w.app)
+	before := laptop.xp()
+	secret := laptop.join(code, "Red Kite")
+	phone := w.browserAt(w.other, "", phoneUA)
+	continueWithWords(t, phone, code, "Red Kite", secret, before)
+	tablet := w.browserAt(w.base, "", "")
+	continueWithWords(t, tablet, code, "Red Kite", secret, before)
+
+	// The tablet is used now and then; the phone lies in a drawer.
+	for step := time.Duration(0); step < progress.DeviceIdleLimit+24*time.Hour; step += 30 * 24 * time.Hour {
+		w.clock.move(30 * 24 * time.Hour)
+		if got := tablet.xp(); got != before {
+			t.Fatalf("the tablet, used every 30 days, shows XP %s, want %s", got, before)
+		}
+	}
+	if got := phone.xp(); got != "0" {
+		t.Errorf("the phone, unseen for more than %v, still shows the learner's XP %s", progress.DeviceIdleLimit, got)
+	}
+	me := laptop.get("/me").body
+	if n := strings.Count(me, `data-testid="device"`); n != 1 || strings.Contains(me, "Firefox on Android") {
+		t.Errorf("the first browser's /me lists %d devices, want only the tablet:\n%s", n, me)
+	}
+	if got := laptop.xp(); got != before {
+		t.Errorf("the first browser's XP = %s, want %s", got, before)
+	}
+	// Signing in again on the phone works as before.
+	continueWithWords(t, phone, code, "Red Kite", secret, before)
+}
+
+// TestPasswordChangeGuessesWait: a session that guesses the current
+// password waits after progress.FailuresBeforeDelay wrong ones in a row,
+// longer with each, and the page says how long; the right password, once
+// the wait is over, changes it, and the count starts again.
+func TestPasswordChangeGuessesWait(t *testing.T) {
+	w := newDeviceWorld(t)
+	w.addTeacher("t@school.example", false)
+	b := w.browser()
+	b.signIn("t@school.example")
+	change := func(current string) answer {
+		return b.post("/account/password", url.Values{"current": {current}, "password": {"a new long password"}})
+	}
+	for i := range progress.FailuresBeforeDelay {
+		if a := change("guess " + strconv.Itoa(i)); a.status != http.StatusUnauthorized {
+			t.Fatalf("wrong current password %d = %d, want 401", i+1, a.status)
+		}
+	}
+	// Now even the right one waits: a guesser learns nothing by trying.
+	a := change(testPassword)
+	if a.status != http.StatusTooManyRequests {
+		t.Fatalf("a try during the wait = %d, want 429:\n%.400s", a.status, a.body)
+	}
+	if wait := statedWait(t, a.body); wait <= 0 || wait > progress.FirstSignInDelay {
+		t.Errorf("the first wait says %v, want up to %v", wait, progress.FirstSignInDelay)
+	}
+	w.clock.move(progress.FirstSignInDelay)
+	if a := change("guess again"); a.status != http.StatusUnauthorized {
+		t.Fatalf("a wrong try after the wait = %d, want 401", a.status)
+	}
+	a = change(testPassword)
+	if a.status != http.StatusTooManyRequests {
+		t.Fatalf("a try during the second wait = %d, want 429", a.status)
+	}
+	if wait := statedWait(t, a.body); wait <= progress.FirstSignInDelay {
+		t.Errorf("the second wait says %v, want more than %v (it doubles)", wait, progress.FirstSignInDelay)
+	}
+	w.clock.move(2 * progress.FirstSignInDelay)
+	if a := change(testPassword); a.status != http.StatusSeeOther {
+		t.Fatalf("the right password after the wait = %d, want 303:\n%.400s", a.status, a.body)
+	}
+}

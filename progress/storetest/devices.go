@@ -104,6 +104,27 @@ func testDevices(t *testing.T, s Backend) {
 		t.Errorf("after removal from class two l1's devices are %v, want d4", ids)
 	}
 
+	// Idle devices go: those last seen before the time given, of that
+	// learner only.
+	device(t, s, "i1", "l1", one.ID, t0.Add(-48*time.Hour))
+	device(t, s, "i2", "l1", one.ID, t0.Add(-time.Hour))
+	device(t, s, "i3", "l2", one.ID, t0.Add(-48*time.Hour))
+	if n, err := s.DeleteIdleDevices(ctx, "l1", t0.Add(-24*time.Hour)); err != nil || n != 1 {
+		t.Errorf("DeleteIdleDevices(l1, a day before) = %d, %v, want 1", n, err)
+	}
+	if ids := deviceIDs(t, s, "l1"); !sameDeviceIDs(ids, "d4", "i2") {
+		t.Errorf("after deleting l1's idle devices: %v, want d4 i2", ids)
+	}
+	if ids := deviceIDs(t, s, "l2"); !sameDeviceIDs(ids, "e1", "i3") {
+		t.Errorf("another learner's idle device went: %v, want e1 i3", ids)
+	}
+	if _, err := s.DeleteDevices(ctx, "l1", "d4"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.DeleteDevices(ctx, "l2", "e1"); err != nil {
+		t.Fatal(err)
+	}
+
 	// Signing out the others keeps one.
 	device(t, s, "d5", "l1", one.ID, t0.Add(time.Second))
 	if n, err := s.DeleteDevices(ctx, "l1", "d5"); err != nil || n != 1 {

@@ -679,10 +679,8 @@ def _serve_mcp(stdin, header):
         trn = dumps(m.transcript).encode()
     except BaseException:
         trn = b"[]"
-    frames = [frame(0, b"out", _enc(out.getvalue())), frame(0, b"err", _enc(err.getvalue()))]
-    if tb:
-        frames.append(frame(0, b"tb", _enc(tb)))
-    frames.append(frame(0, b"trn", trn))
+    frames = [frame(0, b"out", _enc(out.getvalue())), frame(0, b"err", _enc(err.getvalue())),
+              frame(0, b"tb", _enc(tb)), frame(0, b"trn", trn)]
     frames.append(frame(0, b"end", b"%s %d %d %d" % (status.encode(), exitcode, out.cut, err.cut)))
     _writeall(b"".join(frames))
     server = None
@@ -786,12 +784,12 @@ def _serve_mcp(stdin, header):
                 for cell, v in items[3]:
                     cell.cell_contents = v
         sys.modules["__main__"] = learner_main
-        frames = []
-        if type(resp) is str:
-            frames.append(frame(i + 1, b"resp", _enc(resp)))
-        frames += [frame(i + 1, b"out", _enc(out.getvalue())), frame(i + 1, b"err", _enc(err.getvalue()))]
-        if tb:
-            frames.append(frame(i + 1, b"tb", _enc(tb)))
+        # Every kind of frame is written once a case, empty when there is
+        # nothing to say, so a frame learner code forged in the case's turn
+        # is always a second one, which voids the run.
+        frames = [frame(i + 1, b"resp", _enc(resp) if type(resp) is str else b""),
+                  frame(i + 1, b"out", _enc(out.getvalue())), frame(i + 1, b"err", _enc(err.getvalue())),
+                  frame(i + 1, b"tb", _enc(tb))]
         frames.append(frame(i + 1, b"end", b"%s %d %d %d" % (status.encode(), 0 if status == "ok" else 1, out.cut, err.cut)))
         _writeall(b"".join(frames))
     emit(-1, b"done", b"")
