@@ -362,7 +362,8 @@ type LearnerSignIn struct {
 // MaxUserAgentLen bounds the User-Agent kept for a device (bytes).
 const MaxUserAgentLen = 200
 
-// SignInLearner finds the learner of a class by name and secret words and
+// SignInLearner finds the learner of a class (named by its class code, or
+// by its join code while that admits members) by name and secret words and
 // records this browser as one of their devices, so that the web layer can
 // make it that learner; the device stays signed in until the teacher makes
 // new words, the learner leaves the class or deletes their data, or signs
@@ -376,15 +377,31 @@ func (s *Service) SignInLearner(ctx context.Context, in LearnerSignIn) (Device, 
 	now := s.now()
 	code := NormalizeJoinCode(in.Code)
 	_, key, _ := cleanName(in.Name, "name")
-	wait, err := s.takeTries(ctx, now, RateCheck{s.rules.secretAddr, addressKey(in.Address)},
-		RateCheck{s.rules.secretName, code + "\x00" + key + "\x00" + addressKey(in.Address)})
+	wait, err := s.takeTries(ctx, now, RateCheck{s.rules.secretAddr, addressKey(in.Address)})
+	if err != nil {
+		return Device{}, err
+	}
+	if wait > 0 {
+		return Device{}, tooMany(wait, fmt.Sprintf("Too many tries from your network. Try again in %s, or ask your teacher for your words.", delayText(wait)))
+	}
+	c, found, err := s.signInClass(ctx, code)
+	if err != nil {
+		return Device{}, err
+	}
+	// A class's tries and failures count under its class code, whichever
+	// of its codes was typed, so two codes give a guesser no more tries.
+	account := code
+	if found {
+		account = NormalizeJoinCode(ClassCode(c.ID))
+	}
+	wait, err = s.takeTries(ctx, now, RateCheck{s.rules.secretName, account + "\x00" + key + "\x00" + addressKey(in.Address)})
 	if err != nil {
 		return Device{}, err
 	}
 	if wait > 0 {
 		return Device{}, tooMany(wait, fmt.Sprintf("Too many tries with this name. Try again in %s, or ask your teacher for your words.", delayText(wait)))
 	}
-	failures := failureKey("words", code+"\x00"+key)
+	failures := failureKey("words", account+"\x00"+key)
 	if wait, err := s.accountWait(ctx, failures, now); err != nil {
 		return Device{}, err
 	} else if wait > 0 {
@@ -396,12 +413,8 @@ func (s *Service) SignInLearner(ctx context.Context, in LearnerSignIn) (Device, 
 		}
 		return Device{}, &Error{Kind: Denied, Message: "The class code, name and secret words do not match. Check them with your teacher."}
 	}
-	c, err := s.classes.FindClassByCode(ctx, code)
-	if errors.Is(err, ErrNotFound) || code == "" || key == "" {
+	if !found || key == "" {
 		return denied()
-	}
-	if err != nil {
-		return Device{}, err
 	}
 	m, err := s.classes.FindMemberByName(ctx, c.ID, key)
 	if errors.Is(err, ErrNotFound) {
@@ -430,6 +443,27 @@ func (s *Service) SignInLearner(ctx context.Context, in LearnerSignIn) (Device, 
 		return Device{}, err
 	}
 	return d, nil
+}
+
+// signInClass returns the class a learner signing in names by code: its
+// class code, in any state (archived too: the learner's progress is
+// theirs), or the join code of an active class that admits members now.
+func (s *Service) signInClass(ctx context.Context, code string) (Class, bool, error) {
+	if id, ok := ClassIDFromCode(code); ok {
+		c, err := s.classes.FindClass(ctx, id)
+		if errors.Is(err, ErrNotFound) {
+			return Class{}, false, nil
+		}
+		return c, err == nil, err
+	}
+	if code == "" {
+		return Class{}, false, nil
+	}
+	c, err := s.classes.FindClassByCode(ctx, code)
+	if errors.Is(err, ErrNotFound) {
+		return Class{}, false, nil
+	}
+	return c, err == nil, err
 }
 
 // newDeviceID returns 128 random bits as hex.

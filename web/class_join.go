@@ -18,6 +18,9 @@ type JoinView struct {
 // JoinedView is a successful join.
 type JoinedView struct {
 	Class, Teacher, Name, Secret string
+	// ClassCode is what the learner types with name and words on another
+	// device.
+	ClassCode string
 }
 
 // LearnerSignInView is the form to continue on another device.
@@ -49,7 +52,7 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request) error {
 			return renderStatus(w, r, status, joinPage(v))
 		})
 	}
-	v.Joined = &JoinedView{Class: j.Class.Name, Teacher: j.Teacher, Name: j.Member.Name, Secret: j.Secret}
+	v.Joined = &JoinedView{Class: j.Class.Name, Teacher: j.Teacher, Name: j.Member.Name, Secret: j.Secret, ClassCode: progress.ClassCode(j.Class.ID)}
 	v.Title = "You joined " + j.Class.Name
 	return render(w, r, joinPage(v))
 }

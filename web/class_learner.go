@@ -18,6 +18,9 @@ type LearnerView struct {
 	LearnerID string
 	Name      string
 	Secret    string
+	// ClassCode is what the learner types, with their name and words, to
+	// continue on another device.
+	ClassCode string
 	XP        int
 	Attempts  []AttemptRow
 	Exercises []ExerciseRow
@@ -53,7 +56,7 @@ func (s *Server) classLearner(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	v := LearnerView{Page: s.page(r, d.Member.Name+" · "+d.Class.Name, "classes"), ClassID: d.Class.ID, ClassName: d.Class.Name,
-		ClassURL: classURL(d.Class.ID), LearnerID: d.Member.LearnerID, Name: d.Member.Name, Secret: d.Member.Secret, XP: d.XP}
+		ClassURL: classURL(d.Class.ID), LearnerID: d.Member.LearnerID, Name: d.Member.Name, Secret: d.Member.Secret, ClassCode: progress.ClassCode(d.Class.ID), XP: d.XP}
 	for _, at := range d.Attempts {
 		row := AttemptRow{When: at.At.In(d.Zone).Format("2 Jan 15:04"), Where: at.Where, Passed: at.Passed,
 			Score: fmt.Sprintf("%d of %d", at.Score, at.Total), Answers: at.Answers}

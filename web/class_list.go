@@ -36,6 +36,8 @@ type MyClassView struct {
 	Name        string
 	Teacher     string
 	MyName      string
+	// ClassCode is what the learner types to continue on another device.
+	ClassCode   string
 	Assignments []AssignedView
 	Leaderboard []progress.LeaderRow
 }
@@ -58,7 +60,7 @@ func classURL(id int64) string { return "/classes/" + strconv.FormatInt(id, 10) 
 func myClassViews(mine []progress.MyClass) []MyClassView {
 	var out []MyClassView
 	for _, mc := range mine {
-		v := MyClassView{ID: mc.Class.ID, Name: mc.Class.Name, Teacher: mc.TeacherName, MyName: mc.Member.Name, Leaderboard: mc.Leaderboard}
+		v := MyClassView{ID: mc.Class.ID, Name: mc.Class.Name, Teacher: mc.TeacherName, MyName: mc.Member.Name, ClassCode: progress.ClassCode(mc.Class.ID), Leaderboard: mc.Leaderboard}
 		for _, as := range mc.Assignments {
 			v.Assignments = append(v.Assignments, AssignedView{Slug: as.Lesson.Slug, Title: as.Lesson.Title, Class: mc.Class.Name,
 				Teacher: mc.TeacherName, DueDay: as.DueDay, Done: as.Done, Late: as.Late})

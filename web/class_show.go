@@ -20,6 +20,8 @@ type DashboardView struct {
 	Page
 	ID             int64
 	Name, Code     string
+	// ClassCode never changes; learners continue with it on other devices.
+	ClassCode      string
 	Zone           string
 	Archived       bool
 	Leaderboard    bool
@@ -162,7 +164,7 @@ func (s *Server) renderDashboard(w http.ResponseWriter, r *http.Request, status 
 // dashboardView turns the core's dashboard into what the page draws.
 func dashboardView(d progress.Dashboard) DashboardView {
 	c := d.Class
-	v := DashboardView{ID: c.ID, Name: c.Name, Code: c.JoinCode, Zone: c.TimeZone, Archived: c.Archived(), Leaderboard: c.Leaderboard,
+	v := DashboardView{ID: c.ID, Name: c.Name, Code: c.JoinCode, ClassCode: progress.ClassCode(c.ID), Zone: c.TimeZone, Archived: c.Archived(), Leaderboard: c.Leaderboard,
 		Members: len(d.Rows), Sort: d.Sort, Leaders: d.Leaderboard, RefreshSeconds: dashboardRefresh,
 		UpdatedAt: d.Now.In(d.Zone).Format("15:04:05")}
 	col := func(key, label, title string, desc bool) GridColumn {

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
 	"net/http"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -150,6 +152,36 @@ func TestKeyCommandsOnPostgres(t *testing.T) {
 	stderr.Reset()
 	if code := run(ctx, []string{"backup", "--db", db, filepath.Join(t.TempDir(), "copy.db")}, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "pg_dump") {
 		t.Errorf("backup of a PostgreSQL URL = exit %d, %q; want a refusal naming pg_dump", code, &stderr)
+	}
+}
+
+// TestTeacherCommandOnPostgres: "learn teacher" with a postgres:// --db
+// works on that database (it once made a SQLite file of that name), so a
+// teacher added there signs in on every replica.
+func TestTeacherCommandOnPostgres(t *testing.T) {
+	cluster := pgtest.Start(t)
+	db := cluster.NewDatabase(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	t.Chdir(dir)
+	var out, errOut bytes.Buffer
+	if err := runTeacher(ctx, []string{"add", "pg@school.example", "--db", db}, strings.NewReader("a long enough password\n"), &out, &errOut); err != nil {
+		t.Fatalf("teacher add on PostgreSQL: %v (%s)", err, &errOut)
+	}
+	st, _, err := openDatabase(ctx, db, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if tc, err := st.FindTeacherByEmail(ctx, "pg@school.example"); err != nil || !strings.HasPrefix(tc.PasswordHash, "$2") {
+		t.Errorf("the teacher in PostgreSQL = %+v, %v", tc, err)
+	}
+	out.Reset()
+	if err := runTeacher(ctx, []string{"list", "--db", db}, strings.NewReader(""), &out, &errOut); err != nil || !strings.Contains(out.String(), "pg@school.example") {
+		t.Errorf("teacher list on PostgreSQL = %q, %v", &out, err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("the command made files in the working folder: %v", entries)
 	}
 }
 

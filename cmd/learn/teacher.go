@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -15,7 +16,6 @@ import (
 	"golang.org/x/term"
 
 	"learn/progress"
-	"learn/store"
 )
 
 const teacherUsage = `Manage the teachers who sign in at /signin.
@@ -37,7 +37,7 @@ Flags (--db is also read from LEARN_DB):
 func runTeacher(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("teacher", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	db := fs.String("db", "learn.db", "SQLite database `file`")
+	db := fs.String("db", "learn.db", "the database: a SQLite `file`, or a postgres:// URL shared by several servers")
 	// Only --db has an environment variable: a name or admin right taken
 	// from the environment would surprise.
 	env := withEnv(fs)
@@ -61,7 +61,9 @@ func runTeacher(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		fmt.Fprintf(stderr, "learn teacher: expected \"add EMAIL\", \"list\" or \"remove EMAIL\", got %q\n", strings.Join(pos, " "))
 		return errUsage
 	}
-	st, err := store.Open(ctx, *db)
+	// The same database the server uses: a SQLite file, or PostgreSQL for
+	// a postgres:// URL.
+	st, _, err := openDatabase(ctx, *db, slog.New(slog.DiscardHandler))
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,104 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+var classCodeRe = regexp.MustCompile(`data-testid="class-code">([A-Z0-9-]+)<`)
+
+// TestContinueWithTheClassCode: a learner continues on another device with
+// the class code shown on their classes page, their name and their words,
+// whatever happens to the join code: turned off, replaced, the class
+// archived and restored. The join code they joined with stops working
+// once it is replaced, and joining can be turned back on.
+func TestContinueWithTheClassCode(t *testing.T) {
+	w := newDeviceWorld(t)
+	w.addTeacher("t@school.example", false)
+	teacher := w.browser()
+	teacher.signIn("t@school.example")
+	class := teacher.createClass("Year 9")
+	joinCode := teacher.joinCode(class)
+	laptop := w.browser()
+	laptop.earn(w.app)
+	before := laptop.xp()
+	secret := laptop.join(joinCode, "Red Kite")
+
+	m := classCodeRe.FindStringSubmatch(laptop.get("/classes").body)
+	if m == nil {
+		t.Fatal("the learner's classes page shows no class code")
+	}
+	classCode := m[1]
+	if classCode == joinCode || len(classCode) != 9 {
+		t.Fatalf("class code %q: want eight characters and a hyphen, not the join code %q", classCode, joinCode)
+	}
+	if d := classCodeRe.FindStringSubmatch(teacher.get(class).body); d == nil || d[1] != classCode {
+		t.Errorf("the dashboard's class code = %v, want %s", d, classCode)
+	}
+
+	settings := func(form url.Values) {
+		t.Helper()
+		if a := teacher.post(class+"/settings", form); a.status != http.StatusSeeOther {
+			t.Fatalf("settings %v = %d:\n%.300s", form, a.status, a.body)
+		}
+	}
+	device := func(code string, wantIn bool) {
+		t.Helper()
+		// Past the per-name limit's window: this test counts devices, not
+		// tries.
+		w.clock.move(11 * time.Minute)
+		b := w.browserAt(w.other, "", "")
+		a := b.post("/join/signin", url.Values{"code": {code}, "name": {"red kite"}, "secret": {secret}})
+		if wantIn {
+			if a.status != http.StatusSeeOther {
+				t.Fatalf("continuing with %q = %d, want 303:\n%.400s", code, a.status, a.body)
+			}
+			if got := b.xp(); got != before {
+				t.Errorf("after continuing with %q the device shows XP %s, want %s", code, got, before)
+			}
+		} else if a.status == http.StatusSeeOther {
+			t.Errorf("continuing with %q signed in, want it refused", code)
+		}
+	}
+
+	// Before: the join code was the only way in, and it died with joining.
+	device(joinCode, true)
+	settings(url.Values{"code": {"off"}})
+	device(joinCode, false)
+	device(classCode, true)
+	device(strings.ToLower(strings.ReplaceAll(classCode, "-", " ")), true)
+
+	body := teacher.get(class).body
+	if !strings.Contains(body, "Turn joining on with a new code") {
+		t.Error("with joining off the class page offers no way to turn it on")
+	}
+	settings(url.Values{"code": {"new"}})
+	newCode := teacher.joinCode(class)
+	if newCode == joinCode {
+		t.Fatal("turning joining on gave the old code back")
+	}
+	device(classCode, true)
+
+	settings(url.Values{"archive": {"on"}})
+	device(classCode, true)
+	settings(url.Values{"archive": {"off"}})
+	device(classCode, true)
+
+	// The words still decide: a wrong one with the class code is refused.
+	b := w.browserAt(w.other, "", "")
+	if a := b.post("/join/signin", url.Values{"code": {classCode}, "name": {"Red Kite"}, "secret": {"wrong words here"}}); a.status == http.StatusSeeOther {
+		t.Error("wrong words with the class code signed in")
+	}
+	// The teacher's page for the learner shows the code beside the words.
+	lm := learnerLinkRe.FindStringSubmatch(teacher.get(class).body)
+	if lm == nil {
+		t.Fatal("no learner on the dashboard")
+	}
+	if page := teacher.get(lm[1]).body; !strings.Contains(page, `data-testid="learner-class-code">`+classCode+`<`) {
+		t.Error("the teacher's learner page does not show the class code")
+	}
+}
