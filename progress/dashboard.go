@@ -92,7 +92,8 @@ type RosterRow struct {
 	Cells      []LessonCell
 	XP         int
 	StreakDays int
-	// LastActive is the latest attempt; zero when none.
+	// LastActive is the latest attempt, lesson opened or completed, run or
+	// submission; zero when none.
 	LastActive time.Time
 	// Late counts assignments this learner is late with.
 	Late int
@@ -216,6 +217,29 @@ func (s *Service) Dashboard(ctx context.Context, a Actor, classID int64, sort st
 	return d, nil
 }
 
+// lastActive is the learner's latest action the class can see: an
+// attempt, a lesson opened or completed, or a run or submission; zero when
+// there is none.
+func lastActive(act ClassActivity, learnerID string) time.Time {
+	var last time.Time
+	later := func(t time.Time) {
+		if t.After(last) {
+			last = t
+		}
+	}
+	if times := act.Times[learnerID]; len(times) > 0 {
+		later(times[len(times)-1])
+	}
+	for _, lp := range act.Lessons[learnerID] {
+		later(lp.OpenedAt)
+		later(lp.CompletedAt)
+	}
+	for _, ex := range act.Exercises[learnerID] {
+		later(ex.LastAt)
+	}
+	return last
+}
+
 // roster builds one row per member.
 func (s *Service) roster(members []Member, act ClassActivity, assignments []Assignment, zone *time.Location, now time.Time) []RosterRow {
 	course := s.Course()
@@ -227,9 +251,8 @@ func (s *Service) roster(members []Member, act ClassActivity, assignments []Assi
 	for _, m := range members {
 		id := m.LearnerID
 		times := act.Times[id]
-		row := RosterRow{Member: m, XP: act.XP[id]}
+		row := RosterRow{Member: m, XP: act.XP[id], LastActive: lastActive(act, id)}
 		if len(times) > 0 {
-			row.LastActive = times[len(times)-1]
 			loc := zone
 			if l, ok := quiz.Zone(m.TimeZone); ok && m.TimeZone != "" {
 				loc = l
@@ -252,6 +275,9 @@ func (s *Service) roster(members []Member, act ClassActivity, assignments []Assi
 				}
 			}
 			lp, opened := act.Lessons[id][l.Slug]
+			for _, ex := range l.Exercises() {
+				opened = opened || act.Exercises[id][ex.ID].Runs > 0
+			}
 			switch {
 			case cell.Quiz.Passed || lp.Completed():
 				cell.State = CellQuizPassed

@@ -117,6 +117,13 @@ func (s *DB) RecordAttempt(ctx context.Context, a progress.Attempt, fx progress.
 			if err := completeLesson(ctx, tx, a.LearnerID, a.LessonSlug, a.At); err != nil {
 				return err
 			}
+		} else if a.Kind != "review" && a.LessonSlug != "" {
+			// An answer in a lesson opens it, if no page view did (a form
+			// posted before the lesson's first visit was recorded).
+			if _, err := tx.exec(ctx, `INSERT INTO lesson_progress (learner_id, lesson_slug, opened_at)
+				VALUES (?, ?, ?) ON CONFLICT (learner_id, lesson_slug) DO NOTHING`, a.LearnerID, a.LessonSlug, tx.t(a.At)); err != nil {
+				return fmt.Errorf("storage: open lesson %q with an answer: %w", a.LessonSlug, err)
+			}
 		}
 		for _, c := range fx.Missed {
 			if err := queueReview(ctx, tx, a.LearnerID, c, a.At); err != nil {

@@ -102,3 +102,61 @@ func TestContinueWithTheClassCode(t *testing.T) {
 		t.Error("the teacher's learner page does not show the class code")
 	}
 }
+
+// rosterCell returns the class of the roster cell for the learner named
+// name and the lesson, and the row's last-active text.
+func rosterCell(t *testing.T, dashboard, name, slug string) (cell, lastActive string) {
+	t.Helper()
+	row := regexp.MustCompile(`(?s)<tr data-name="` + regexp.QuoteMeta(name) + `">(.*?)</tr>`).FindStringSubmatch(dashboard)
+	if row == nil {
+		t.Fatalf("no roster row for %s", name)
+	}
+	c := regexp.MustCompile(`<td class="([^"]*)" data-lesson="` + regexp.QuoteMeta(slug) + `"`).FindStringSubmatch(row[1])
+	if c == nil {
+		t.Fatalf("no cell for lesson %s in %s's row", slug, name)
+	}
+	tds := regexp.MustCompile(`<td>([^<]*)</td>`).FindAllStringSubmatch(row[1], -1)
+	if len(tds) < 2 {
+		t.Fatalf("%s's row has no last-active cell", name)
+	}
+	return c[1], tds[len(tds)-2][1]
+}
+
+// TestRosterActivityAgrees: a learner who only opened a lesson is active
+// (not "never"), and one who answered a widget wrong in a lesson whose page
+// view was not recorded has that lesson opened, not "not started".
+func TestRosterActivityAgrees(t *testing.T) {
+	w := newClassWorld(t)
+	w.addTeacher("t@school.example", false)
+	teacher := w.browser()
+	teacher.signIn("t@school.example")
+	class := teacher.createClass("Year 9")
+	code := teacher.joinCode(class)
+	reader, answerer := w.browser(), w.browser()
+	reader.join(code, "Reader")
+	answerer.join(code, "Answerer")
+	lessons := w.app.Course().Lessons
+	reader.get("/lessons/" + lessons[0].Slug)
+
+	var slug string
+	for _, l := range lessons[1:] {
+		for _, seg := range l.Segments {
+			if seg.Widget != nil && seg.Widget.Kind == "classify" && slug == "" {
+				slug = l.Slug
+				if a := answerer.post("/lessons/"+l.Slug+"/widgets/"+seg.Widget.ID, wrongAnswers(seg.Widget)); a.status != http.StatusOK && a.status != http.StatusSeeOther {
+					t.Fatalf("a wrong widget answer = %d", a.status)
+				}
+			}
+		}
+	}
+	if slug == "" {
+		t.Fatal("no classify widget after the first lesson")
+	}
+	dash := teacher.get(class).body
+	if cell, last := rosterCell(t, dash, "Reader", lessons[0].Slug); !strings.Contains(cell, "opened") || last == "never" {
+		t.Errorf("the reader's first lesson is %q with last active %q, want opened and a time", cell, last)
+	}
+	if cell, last := rosterCell(t, dash, "Answerer", slug); !strings.Contains(cell, "cell-") || last == "never" {
+		t.Errorf("the answerer's lesson is %q with last active %q, want opened and a time", cell, last)
+	}
+}
