@@ -629,6 +629,9 @@ func (s *Service) Assign(ctx context.Context, a Actor, classID int64, slug, dueD
 		}
 		// Due by the end of that day where the class is.
 		as.Due = day.AddDate(0, 0, 1)
+		if !as.Due.After(s.now()) {
+			return invalid(fmt.Sprintf("%s is already past in the class's time zone (%s), so every learner would be late at once: give today or a later day, or leave the date empty.", dueDate, c.TimeZone))
+		}
 	}
 	return s.classes.SetAssignment(ctx, as)
 }

@@ -210,3 +210,107 @@ func TestDashboardStuckQuestions(t *testing.T) {
 		t.Errorf("roster row %+v: want Learner 0 with the first quiz passed on the first try", row.Cells[0])
 	}
 }
+
+// TestStuckRankedByLearnersWhoMissed: the stuck list ranks by how many
+// learners missed an item on the first try, so one learner's misses
+// (each "1 of 1") come after a quiz question three learners missed; an
+// item one of five missed is under the minimum and not listed; a quiz
+// question's versions are one row with a line each; a widget item is
+// named by its widget's title with a link to it.
+func TestStuckRankedByLearnersWhoMissed(t *testing.T) {
+	s, st := classService(t)
+	ctx := context.Background()
+	tc, err := progress.AddTeacher(ctx, st, progress.TeacherInput{Email: "t@school.example", Password: "long enough password"}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	teacher := progress.Actor{ID: "00000000000000000000000000000009", Role: progress.RoleTeacher, Known: true, TeacherID: tc.ID}
+	c, err := s.CreateClass(ctx, teacher, "Year 9", "UTC")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var classifies []*lessons.Widget
+	var classifyLessons []string
+	for _, l := range s.Course().Lessons {
+		for _, seg := range l.Segments {
+			if w := seg.Widget; w != nil && w.Kind == quiz.KindClassify && len(classifies) < 2 {
+				classifies, classifyLessons = append(classifies, w), append(classifyLessons, l.Slug)
+				break
+			}
+		}
+	}
+	if len(classifies) < 2 {
+		t.Fatal("the course needs two lessons with a classify widget")
+	}
+	right := func(w *lessons.Widget) progress.Answers {
+		out := progress.Answers{Categories: map[string]string{}}
+		for _, item := range w.Value.(*quiz.Classify).Items {
+			out.Categories[item.ID] = item.Answer
+		}
+		return out
+	}
+	quizLesson := s.Course().Lessons[1]
+	x, _ := quizLesson.Quiz()
+	post := func(a progress.Actor, slug string, w string, ans progress.Answers) {
+		t.Helper()
+		if _, err := s.CheckWidget(ctx, a, progress.WidgetPost{LessonSlug: slug, WidgetID: w, Attempt: 1, Answers: ans}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 6 {
+		a := progress.Actor{ID: fmt.Sprintf("%032d", i+1), Role: progress.RoleLearner, Known: true}
+		if _, err := s.Join(ctx, a, c.JoinCode, fmt.Sprint("Learner ", i)); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			// Alone on the second classify widget, all wrong: 1 of 1 each.
+			post(a, classifyLessons[1], classifies[1].ID, allWrong(classifies[1]))
+			continue
+		}
+		// Five on the first classify widget, one of them wrong: 1 of 5.
+		if i == 1 {
+			post(a, classifyLessons[0], classifies[0].ID, allWrong(classifies[0]))
+		} else {
+			post(a, classifyLessons[0], classifies[0].ID, right(classifies[0]))
+		}
+		// Five on the quiz, three of them wrong: 3 of 5 each question.
+		post(a, quizLesson.Slug, x.ID, quizForm(a, x, i > 3))
+	}
+	d, err := s.Dashboard(ctx, teacher, c.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lastMissed = 1 << 30
+	quizRows, loneRows := 0, 0
+	for i, item := range d.Stuck {
+		if item.Missed > lastMissed {
+			t.Errorf("row %d (%q, %d missed) ranks below one with %d", i, item.Prompt, item.Missed, lastMissed)
+		}
+		lastMissed = item.Missed
+		switch item.Where {
+		case "Lesson quiz":
+			quizRows++
+			if item.Missed != 3 || item.Tried != 5 {
+				t.Errorf("quiz row %q: %d of %d missed, want 3 of 5 over its versions", item.Prompt, item.Missed, item.Tried)
+			}
+			if n := x.Questions[0].VariantCount(); n > 1 && item.Prompt == x.Questions[0].Prompt && len(item.Versions) < 2 {
+				t.Errorf("quiz row %q has %d version lines, want one per version shown", item.Prompt, len(item.Versions))
+			}
+		case "Try it: " + classifies[1].Value.(*quiz.Classify).Prompt:
+			loneRows++
+			if item.Missed != 1 || item.Tried != 1 || item.Link != "/lessons/"+classifyLessons[1]+"#w-"+classifies[1].ID {
+				t.Errorf("lone learner's row %+v: want 1 of 1 with a link to the widget", item)
+			}
+		case "Try it: " + classifies[0].Value.(*quiz.Classify).Prompt:
+			t.Errorf("an item one of five missed is listed: %+v", item)
+		default:
+			t.Errorf("row %d is named %q, not by its widget's title", i, item.Where)
+		}
+	}
+	if quizRows != len(x.Questions) || loneRows != len(classifies[1].Value.(*quiz.Classify).Items) {
+		t.Errorf("%d quiz rows (want %d, one per question) and %d of the lone learner's (want %d)", quizRows, len(x.Questions), loneRows, len(classifies[1].Value.(*quiz.Classify).Items))
+	}
+	if quizRows > 0 && loneRows > 0 && d.Stuck[0].Where != "Lesson quiz" {
+		t.Errorf("the first row is %q: one learner's misses outrank three learners'", d.Stuck[0].Prompt)
+	}
+}

@@ -46,8 +46,18 @@ const (
 	SortLate   = "late"
 )
 
-// maxStuck is how many items each "where the class is stuck" list keeps.
+// maxStuck is how many exercises the "exercises that fail" list keeps.
 const maxStuck = 8
+
+// The stuck list's minimum: an item is listed once StuckMinMissed learners
+// missed it on their first try, or, where fewer than StuckSmallClass
+// learners answered it, once one did (so a small class still sees its
+// misses, and in a large one a single learner's slips do not fill the
+// list).
+const (
+	StuckMinMissed  = 2
+	StuckSmallClass = 5
+)
 
 // Dashboard is everything the class page shows its teacher.
 type Dashboard struct {
@@ -59,8 +69,10 @@ type Dashboard struct {
 	// Rows are the roster, sorted by Sort.
 	Rows []RosterRow
 	Sort string
-	// Stuck are widget items and quiz questions by first-try miss rate;
-	// StuckExercises exercises by failure rate.
+	// Stuck are widget items and quiz questions by how many learners
+	// missed them on the first try (all of them past the minimum; the page
+	// shows the first few with "show all"); StuckExercises exercises by
+	// failure rate.
 	Stuck          []StuckItem
 	StuckExercises []StuckExercise
 	// Completion is the class's completed lessons over time, one point per
@@ -120,14 +132,28 @@ type LessonCell struct {
 // missed it on the first try.
 type StuckItem struct {
 	Lesson *lessons.Lesson
-	// Where names the block ("Quiz", or the widget's id) and Prompt the
-	// item or question.
-	Where, Prompt string
+	// Where names the block in words ("Lesson quiz", "Try it: …",
+	// "Annotate the tools: …"), Prompt the item or question (a quiz
+	// question's first version), and Link the block on the lesson page.
+	Where, Prompt, Link string
+	// Tried and Missed count first tries, over every version of a quiz
+	// question.
 	Tried, Missed int
 	// WrongAnswer is the most chosen wrong answer, WrongCount how many
 	// chose it ("" when the misses were all different or unanswered).
 	WrongAnswer string
 	WrongCount  int
+	// Versions, for a quiz question with variants, are its versions that
+	// were shown, each with its own counts, in the order written.
+	Versions []StuckVersion
+}
+
+// StuckVersion is one version of a quiz question in the stuck list.
+type StuckVersion struct {
+	Prompt        string
+	Tried, Missed int
+	WrongAnswer   string
+	WrongCount    int
 }
 
 // MissRate returns Missed/Tried as a fraction.

@@ -242,15 +242,22 @@ func prompt(q *quiz.Question) string {
 }
 
 // stuckItems grades the class's first-try answers against the course and
-// ranks items by miss rate.
+// ranks items by how many learners missed them, past the minimum
+// (StuckMinMissed). Versions of one quiz question count together, under
+// the question.
 func (s *Service) stuckItems(t FirstTries) []StuckItem {
 	type key struct{ lesson, widget, item string }
-	type agg struct {
+	// tally counts one item or version.
+	type tally struct {
 		it              item
-		lesson          *lessons.Lesson
-		where           string
 		answered, right int
 		wrong           map[string]int
+	}
+	type agg struct {
+		lesson   *lessons.Lesson
+		widget   *lessons.Widget
+		versions map[string]*tally
+		order    []string
 	}
 	tried := map[[2]string]int{}
 	items := map[key]*agg{}
@@ -267,52 +274,145 @@ func (s *Service) stuckItems(t FirstTries) []StuckItem {
 			continue
 		}
 		for _, shown := range cache.shownItems(w, answers, set.LearnerID, 1) {
-			k := key{set.LessonSlug, set.WidgetID, shown.it.question.ID}
+			k := key{set.LessonSlug, set.WidgetID, stuckSlot(w, shown.it.question.ID)}
 			a, ok := items[k]
 			if !ok {
-				where := w.ID
-				if w.Kind == quiz.KindQuiz {
-					where = "Quiz"
-				}
-				a = &agg{it: shown.it, lesson: lesson, where: where, wrong: map[string]int{}}
+				a = &agg{lesson: lesson, widget: w, versions: map[string]*tally{}}
 				items[k] = a
 				order = append(order, k)
 			}
-			v := cache.grade(w, &a.it.question, shown.value)
-			a.answered += set.Count
+			id := shown.it.question.ID
+			tl, ok := a.versions[id]
+			if !ok {
+				tl = &tally{it: shown.it, wrong: map[string]int{}}
+				a.versions[id] = tl
+				a.order = append(a.order, id)
+			}
+			v := cache.grade(w, &tl.it.question, shown.value)
+			tl.answered += set.Count
 			if v.right {
-				a.right += set.Count
+				tl.right += set.Count
 			} else {
-				a.wrong[v.given] += set.Count
+				tl.wrong[v.given] += set.Count
 			}
 		}
 	}
 	var out []StuckItem
 	for _, k := range order {
 		a := items[k]
-		total := a.answered
-		if a.it.always && a.it.question.ID == k.item {
-			// An item every try shows and a try left unanswered is a miss.
-			total = max(total, tried[[2]string{k.lesson, k.widget}])
-		}
-		st := StuckItem{Lesson: a.lesson, Where: a.where, Prompt: prompt(&a.it.question), Tried: total, Missed: total - a.right}
-		for ans, n := range a.wrong {
-			if n > st.WrongCount || (n == st.WrongCount && ans < st.WrongAnswer) {
-				st.WrongAnswer, st.WrongCount = ans, n
+		st := StuckItem{Lesson: a.lesson, Where: stuckWhere(a.widget), Link: "/lessons/" + a.lesson.Slug + "#w-" + a.widget.ID}
+		wrong := map[string]int{}
+		slices.SortStableFunc(a.order, func(x, y string) int {
+			return cmp.Compare(versionIndex(a.widget, k.item, x), versionIndex(a.widget, k.item, y))
+		})
+		for _, id := range a.order {
+			tl := a.versions[id]
+			total := tl.answered
+			if tl.it.always {
+				// An item every try shows and a try left unanswered is a miss.
+				total = max(total, tried[[2]string{k.lesson, k.widget}])
 			}
+			sv := StuckVersion{Prompt: prompt(&tl.it.question), Tried: total, Missed: total - tl.right}
+			sv.WrongAnswer, sv.WrongCount = mostChosen(tl.wrong)
+			st.Tried += sv.Tried
+			st.Missed += sv.Missed
+			for ans, n := range tl.wrong {
+				wrong[ans] += n
+			}
+			if st.Prompt == "" {
+				st.Prompt = sv.Prompt
+			}
+			st.Versions = append(st.Versions, sv)
 		}
-		if st.Missed > 0 {
+		if _, variants := a.widget.Value.(*quiz.Quiz); !variants || len(st.Versions) < 2 {
+			st.Versions = nil
+		}
+		if first, ok := stuckFirstVersion(a.widget, k.item); ok {
+			st.Prompt = first
+		}
+		st.WrongAnswer, st.WrongCount = mostChosen(wrong)
+		if st.Missed >= StuckMinMissed || (st.Missed > 0 && st.Tried < StuckSmallClass) {
 			out = append(out, st)
 		}
 	}
 	slices.SortStableFunc(out, func(a, b StuckItem) int {
-		return cmp.Or(cmp.Compare(b.MissRate(), a.MissRate()), cmp.Compare(b.Missed, a.Missed),
+		return cmp.Or(cmp.Compare(b.Missed, a.Missed), cmp.Compare(b.MissRate(), a.MissRate()),
 			cmp.Compare(a.Lesson.Order, b.Lesson.Order), cmp.Compare(a.Prompt, b.Prompt))
 	})
-	if len(out) > maxStuck {
-		out = out[:maxStuck]
-	}
 	return out
+}
+
+// mostChosen returns the answer chosen most often (the first in order on
+// a tie) and how often.
+func mostChosen(counts map[string]int) (string, int) {
+	best, n := "", 0
+	for ans, c := range counts {
+		if c > n || (c == n && ans < best) {
+			best, n = ans, c
+		}
+	}
+	return best, n
+}
+
+// stuckSlot is the item a shown question counts under: a quiz question's
+// slot (every version of it together), any other item itself.
+func stuckSlot(w *lessons.Widget, questionID string) string {
+	if x, ok := w.Value.(*quiz.Quiz); ok {
+		for i := range x.Questions {
+			qn := &x.Questions[i]
+			for v := range qn.VariantCount() {
+				if qn.VariantAt(v).ID == questionID {
+					return qn.ID
+				}
+			}
+		}
+	}
+	return questionID
+}
+
+// versionIndex is the place of version id among slot's versions, for
+// listing them in the order written.
+func versionIndex(w *lessons.Widget, slot, id string) int {
+	if x, ok := w.Value.(*quiz.Quiz); ok {
+		for i := range x.Questions {
+			if qn := &x.Questions[i]; qn.ID == slot {
+				for v := range qn.VariantCount() {
+					if qn.VariantAt(v).ID == id {
+						return v
+					}
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// stuckFirstVersion is a quiz question's title in the stuck list: its
+// version as written.
+func stuckFirstVersion(w *lessons.Widget, slot string) (string, bool) {
+	x, ok := w.Value.(*quiz.Quiz)
+	if !ok {
+		return "", false
+	}
+	for i := range x.Questions {
+		if qn := x.Questions[i]; qn.ID == slot {
+			return prompt(&qn), true
+		}
+	}
+	return "", false
+}
+
+// stuckWhere names a widget in words, as its title on the lesson page.
+func stuckWhere(w *lessons.Widget) string {
+	switch x := w.Value.(type) {
+	case *quiz.Quiz:
+		return "Lesson quiz"
+	case *quiz.Classify:
+		return "Try it: " + x.Prompt
+	case *quiz.Annotate:
+		return "Annotate the tools: " + x.Prompt
+	}
+	return w.ID
 }
 
 func (s *Service) stuckExercises(stats []ExerciseStat, fails []CaseFailure) []StuckExercise {

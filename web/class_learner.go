@@ -55,7 +55,9 @@ func (s *Server) classLearner(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	v := LearnerView{Page: s.page(r, d.Member.Name+" · "+d.Class.Name, "classes"), ClassID: d.Class.ID, ClassName: d.Class.Name,
+	page := s.page(r, d.Member.Name+" · "+d.Class.Name, "classes")
+	page.TeacherView = progress.ActorFrom(r.Context()).TeacherName
+	v := LearnerView{Page: page, ClassID: d.Class.ID, ClassName: d.Class.Name,
 		ClassURL: classURL(d.Class.ID), LearnerID: d.Member.LearnerID, Name: d.Member.Name, Secret: d.Member.Secret, ClassCode: progress.ClassCode(d.Class.ID), XP: d.XP}
 	for _, at := range d.Attempts {
 		row := AttemptRow{When: at.At.In(d.Zone).Format("2 Jan 15:04"), Where: at.Where, Passed: at.Passed,

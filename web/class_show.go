@@ -32,6 +32,10 @@ type DashboardView struct {
 	Assignments    []AssignmentView
 	Unassigned     []LessonOption
 	Stuck          []StuckView
+	// StuckMore counts the stuck items past the first stuckShown, offered
+	// by "show all"; StuckAll is set when the page lists them all.
+	StuckMore      int
+	StuckAll       bool
 	StuckExercises []StuckExerciseView
 	Completion     XPChart
 	Spread         SpreadChart
@@ -47,8 +51,21 @@ type DashboardView struct {
 // GridColumn is one sortable column of the roster.
 type GridColumn struct {
 	Key, Label, Title string
+	// Note, under a lesson's number, marks an assigned lesson: "assigned"
+	// or "due 5 Dec".
+	Note string
 	// Sorted is "descending" or "ascending" on the sorted column, else "".
 	Sorted string
+}
+
+// shortDay writes a due day (2006-01-02) as "5 Dec"; anything else as it
+// is.
+func shortDay(day string) string {
+	t, err := time.Parse("2006-01-02", day)
+	if err != nil {
+		return day
+	}
+	return t.Format("2 Jan")
 }
 
 // URL is the column's sort link.
@@ -88,11 +105,19 @@ type LessonOption struct{ Slug, Title string }
 // StuckView is one item the class misses on the first try.
 type StuckView struct {
 	Lesson, Where, Prompt string
-	Rate                  int // percent
-	Missed, Tried         int
-	Wrong                 string
-	WrongCount            int
+	// Link is the item's block on the lesson page.
+	Link          string
+	Rate          int // percent
+	Missed, Tried int
+	Wrong         string
+	WrongCount    int
+	// Versions are a quiz question's versions, each with its counts.
+	Versions []StuckView
 }
+
+// stuckShown is how many stuck items the dashboard lists before "show
+// all".
+const stuckShown = 8
 
 // StuckExerciseView is one exercise whose submissions fail.
 type StuckExerciseView struct {
@@ -148,11 +173,12 @@ func (s *Server) renderDashboard(w http.ResponseWriter, r *http.Request, status 
 	if err != nil {
 		return err
 	}
-	v := dashboardView(d)
+	v := dashboardView(d, r.URL.Query().Get("stuck") == "all")
 	if v.Questions, err = s.classQuestions(r, id); err != nil {
 		return err
 	}
 	v.Page = s.page(r, d.Class.Name, "classes")
+	v.Page.TeacherView = progress.ActorFrom(r.Context()).TeacherName
 	v.Error = problem
 	v.Refresh = dashboardRefresh
 	if s.assets.Has("dashboard.js") {
@@ -162,7 +188,7 @@ func (s *Server) renderDashboard(w http.ResponseWriter, r *http.Request, status 
 }
 
 // dashboardView turns the core's dashboard into what the page draws.
-func dashboardView(d progress.Dashboard) DashboardView {
+func dashboardView(d progress.Dashboard, allStuck bool) DashboardView {
 	c := d.Class
 	v := DashboardView{ID: c.ID, Name: c.Name, Code: c.JoinCode, ClassCode: progress.ClassCode(c.ID), Zone: c.TimeZone, Archived: c.Archived(), Leaderboard: c.Leaderboard,
 		Members: len(d.Rows), Sort: d.Sort, Leaders: d.Leaderboard, RefreshSeconds: dashboardRefresh,
@@ -178,8 +204,22 @@ func dashboardView(d progress.Dashboard) DashboardView {
 		return g
 	}
 	v.Columns = append(v.Columns, col(progress.SortName, "Name", "Learner", false))
+	due := map[string]progress.AssignmentStatus{}
+	for _, as := range d.Assignments {
+		due[as.LessonSlug] = as
+	}
 	for i, l := range d.Lessons {
-		v.Columns = append(v.Columns, col(l.Slug, fmt.Sprint(i+1), l.Title, true))
+		title := l.Title
+		note := ""
+		if as, ok := due[l.Slug]; ok {
+			title, note = title+" (assigned)", "assigned"
+			if as.DueDay != "" {
+				title, note = l.Title+" (assigned, due "+as.DueDay+")", "due "+shortDay(as.DueDay)
+			}
+		}
+		g := col(l.Slug, fmt.Sprint(i+1), title, true)
+		g.Note = note
+		v.Columns = append(v.Columns, g)
 	}
 	v.Columns = append(v.Columns, col(progress.SortXP, "XP", "XP", true), col(progress.SortStreak, "Streak", "Streak in days", true),
 		col(progress.SortActive, "Last active", "Last active", true), col(progress.SortLate, "Late", "Assignments late", true))
@@ -205,10 +245,20 @@ func dashboardView(d progress.Dashboard) DashboardView {
 			v.Unassigned = append(v.Unassigned, LessonOption{Slug: l.Slug, Title: l.Title})
 		}
 	}
-	for _, st := range d.Stuck {
-		v.Stuck = append(v.Stuck, StuckView{Lesson: st.Lesson.Title, Where: st.Where, Prompt: st.Prompt,
-			Rate: int(math.Round(100 * st.MissRate())), Missed: st.Missed, Tried: st.Tried, Wrong: st.WrongAnswer, WrongCount: st.WrongCount})
+	for i, st := range d.Stuck {
+		if i == stuckShown && !allStuck {
+			v.StuckMore = len(d.Stuck) - stuckShown
+			break
+		}
+		sv := StuckView{Lesson: st.Lesson.Title, Where: st.Where, Prompt: st.Prompt, Link: st.Link,
+			Rate: int(math.Round(100 * st.MissRate())), Missed: st.Missed, Tried: st.Tried, Wrong: st.WrongAnswer, WrongCount: st.WrongCount}
+		for _, ver := range st.Versions {
+			sv.Versions = append(sv.Versions, StuckView{Prompt: ver.Prompt, Rate: int(math.Round(100 * float64(ver.Missed) / float64(max(ver.Tried, 1)))),
+				Missed: ver.Missed, Tried: ver.Tried, Wrong: ver.WrongAnswer, WrongCount: ver.WrongCount})
+		}
+		v.Stuck = append(v.Stuck, sv)
 	}
+	v.StuckAll = allStuck && len(d.Stuck) > stuckShown
 	for _, st := range d.StuckExercises {
 		v.StuckExercises = append(v.StuckExercises, StuckExerciseView{Lesson: st.Lesson.Title, Title: st.Exercise.Title,
 			Rate: int(math.Round(100 * st.FailRate())), Failed: st.Failed, Submits: st.Submits, Solvers: st.Solvers, Learners: st.Learners,

@@ -608,7 +608,7 @@ func TestExportNeutralisesFormulas(t *testing.T) {
 }
 
 func TestAssignmentsShowOnTheLearnersHome(t *testing.T) {
-	w := newClassWorld(t)
+	w := newDeviceWorld(t)
 	w.addTeacher("t@school.example", false)
 	teacher := w.browser()
 	teacher.signIn("t@school.example")
@@ -616,14 +616,18 @@ func TestAssignmentsShowOnTheLearnersHome(t *testing.T) {
 	b := w.browser()
 	b.join(teacher.joinCode(class), "Red Kite")
 	l := w.app.Course().Lessons[2]
-	if a := teacher.post(class+"/assignments", url.Values{"lesson": {l.Slug}, "due": {"2020-01-31"}}); a.status != http.StatusSeeOther {
+	zone, _ := time.LoadLocation("Europe/Paris")
+	due := w.clock.Now().In(zone).Format("2006-01-02")
+	if a := teacher.post(class+"/assignments", url.Values{"lesson": {l.Slug}, "due": {due}}); a.status != http.StatusSeeOther {
 		t.Fatalf("assign = %d", a.status)
 	}
 	if a := teacher.post(class+"/assignments", url.Values{"lesson": {l.Slug}, "due": {"31/01/2020"}}); a.status != http.StatusUnprocessableEntity {
 		t.Errorf("a malformed due date = %d, want 422", a.status)
 	}
+	// Two days on, the learner who did nothing is late.
+	w.clock.move(48 * time.Hour)
 	home := b.get("/").body
-	if !strings.Contains(home, `data-testid="assigned"`) || !strings.Contains(home, l.Title) || !strings.Contains(home, "due 2020-01-31") || !strings.Contains(home, "late") {
+	if !strings.Contains(home, `data-testid="assigned"`) || !strings.Contains(home, l.Title) || !strings.Contains(home, "due "+due) || !strings.Contains(home, "late") {
 		t.Errorf("the learner's home does not show the late assignment of %q", l.Title)
 	}
 	if dash := teacher.get(class).body; !strings.Contains(dash, `data-testid="late"`) || !strings.Contains(dash, "late: Red Kite") {

@@ -25,6 +25,9 @@ type Page struct {
 	// that is drawn once and filled in per request.
 	Skeleton bool
 	Learner  LearnerBadge
+	// TeacherView, on a teacher's class pages, shows in the header who is
+	// signed in instead of the browser's own learner XP, level and streak.
+	TeacherView string
 	// Course names the course in the header, the title and the footer.
 	Course CourseLine
 	// DevEvents, when set, is the URL of the development event stream:

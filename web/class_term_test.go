@@ -1,12 +1,15 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"learn/quiz"
 )
 
 var classCodeRe = regexp.MustCompile(`data-testid="class-code">([A-Z0-9-]+)<`)
@@ -158,5 +161,103 @@ func TestRosterActivityAgrees(t *testing.T) {
 	}
 	if cell, last := rosterCell(t, dash, "Answerer", slug); !strings.Contains(cell, "cell-") || last == "never" {
 		t.Errorf("the answerer's lesson is %q with last active %q, want opened and a time", cell, last)
+	}
+}
+
+// TestDashboardSaysWhatIsAssigned: a lesson's column marks it assigned
+// and due; a due date already past is refused with what to do; a late
+// assignment counts its late learners instead of naming a whole class;
+// the teacher's header names the teacher, not the browser's learner XP.
+func TestDashboardSaysWhatIsAssigned(t *testing.T) {
+	w := newDeviceWorld(t)
+	w.addTeacher("t@school.example", false)
+	teacher := w.browser()
+	teacher.signIn("t@school.example")
+	class := teacher.createClass("Year 9")
+	code := teacher.joinCode(class)
+	for _, name := range []string{"Ash", "Birch", "Cedar", "Elm", "Fir"} {
+		w.browser().join(code, name)
+	}
+	lessons := w.app.Course().Lessons
+	zone, _ := time.LoadLocation("Europe/Paris")
+	today := w.clock.Now().In(zone)
+
+	past := today.AddDate(0, 0, -1).Format("2006-01-02")
+	a := teacher.post(class+"/assignments", url.Values{"lesson": {lessons[0].Slug}, "due": {past}})
+	if a.status != http.StatusUnprocessableEntity || !strings.Contains(a.body, "already past") {
+		t.Errorf("a due date of yesterday = %d, want 422 saying it is already past:\n%.300s", a.status, a.body)
+	}
+	if a := teacher.post(class+"/assignments", url.Values{"lesson": {lessons[0].Slug}, "due": {today.Format("2006-01-02")}}); a.status != http.StatusSeeOther {
+		t.Fatalf("assigning with today as the due date = %d:\n%.300s", a.status, a.body)
+	}
+	if a := teacher.post(class+"/assignments", url.Values{"lesson": {lessons[1].Slug}}); a.status != http.StatusSeeOther {
+		t.Fatalf("assigning without a due date = %d", a.status)
+	}
+	dash := teacher.get(class).body
+	notes := regexp.MustCompile(`data-testid="col-note">([^<]+)<`).FindAllStringSubmatch(dash, -1)
+	if len(notes) != 2 || notes[0][1] != "due "+today.Format("2 Jan") || notes[1][1] != "assigned" {
+		t.Errorf("the roster's lesson columns note %v, want [due %s, assigned]", notes, today.Format("2 Jan"))
+	}
+	if strings.Contains(dash, `data-testid="xp-total"`) || !strings.Contains(dash, `data-testid="teacher-badge">Teacher: `) {
+		t.Error("the dashboard's header shows learner XP, not the teacher")
+	}
+
+	w.clock.move(48 * time.Hour)
+	dash = teacher.get(class).body
+	late := regexp.MustCompile(`data-testid="late">([^<]+)<`).FindStringSubmatch(dash)
+	if late == nil || late[1] != "late: 5 learners" || !strings.Contains(dash, `<summary>Who is late</summary>`) {
+		t.Errorf("the late pill = %v, want \"late: 5 learners\" with the names folded", late)
+	}
+}
+
+// TestStuckListShowsAll: past its first few rows the stuck list offers
+// "show all", which lists every row; each row links to its block.
+func TestStuckListShowsAll(t *testing.T) {
+	w := newClassWorld(t)
+	w.addTeacher("t@school.example", false)
+	teacher := w.browser()
+	teacher.signIn("t@school.example")
+	class := teacher.createClass("Year 9")
+	code := teacher.joinCode(class)
+	items := 0
+	for i := range 2 {
+		b := w.browser()
+		b.join(code, fmt.Sprint("Learner ", i))
+		items = 0
+		for _, l := range w.app.Course().Lessons {
+			for _, seg := range l.Segments {
+				if seg.Widget != nil && seg.Widget.Kind == "classify" && items <= stuckShown {
+					if a := b.post("/lessons/"+l.Slug+"/widgets/"+seg.Widget.ID, wrongAnswers(seg.Widget)); a.status != http.StatusOK && a.status != http.StatusSeeOther {
+						t.Fatalf("a wrong answer = %d", a.status)
+					}
+					items += len(seg.Widget.Value.(*quiz.Classify).Items)
+				}
+			}
+		}
+	}
+	if items <= stuckShown {
+		t.Fatalf("only %d classify items in the course", items)
+	}
+	rows := regexp.MustCompile(`(?s)data-testid="stuck-items">(.*?)</ol>`)
+	count := func(body string) int {
+		m := rows.FindStringSubmatch(body)
+		if m == nil {
+			t.Fatal("no stuck list")
+		}
+		return strings.Count(m[1], `<li>`)
+	}
+	dash := teacher.get(class).body
+	if n := count(dash); n != stuckShown {
+		t.Errorf("the stuck list shows %d rows, want the first %d", n, stuckShown)
+	}
+	if !strings.Contains(dash, fmt.Sprintf(`data-testid="stuck-all">Show all %d questions`, items)) {
+		t.Errorf("no \"Show all %d questions\" link", items)
+	}
+	all := teacher.get(class + "?stuck=all").body
+	if n := count(all); n != items {
+		t.Errorf("show all lists %d rows, want %d", n, items)
+	}
+	if !regexp.MustCompile(`<a href="/lessons/[a-z0-9-]+#w-[a-z0-9-]+"><strong>`).MatchString(all) {
+		t.Error("stuck rows do not link to their widget on the lesson page")
 	}
 }
