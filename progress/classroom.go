@@ -581,21 +581,83 @@ func (s *Service) Leave(ctx context.Context, a Actor, classID int64) error {
 	return nil
 }
 
-// RemoveLearner takes a learner out of a's class; the learner keeps their
-// own progress. Errors: NotFound for a class not a's or a learner not in
-// it.
-func (s *Service) RemoveLearner(ctx context.Context, a Actor, classID int64, learnerID string) error {
+// RemovalUndoFor is how long a teacher can undo removing a learner from a
+// class (UndoRemoval).
+const RemovalUndoFor = 7 * 24 * time.Hour
+
+// RemoveLearner takes a learner out of a's class and returns the
+// membership removed; the learner keeps their own progress, their devices
+// signed in with the class's words are signed out, and the removal can be
+// undone for RemovalUndoFor. Errors: NotFound for a class not a's or a
+// learner not in it.
+func (s *Service) RemoveLearner(ctx context.Context, a Actor, classID int64, learnerID string) (Member, error) {
 	c, err := s.ownClass(ctx, a, classID)
 	if err != nil {
-		return err
+		return Member{}, err
 	}
-	if err := s.classes.RemoveMember(ctx, c.ID, learnerID); errors.Is(err, ErrNotFound) {
-		return notFound("This learner is not in the class.")
+	m, err := s.classes.FindMember(ctx, c.ID, learnerID)
+	if errors.Is(err, ErrNotFound) {
+		return Member{}, notFound("This learner is not in the class.")
 	} else if err != nil {
-		return err
+		return Member{}, err
+	}
+	now := s.now()
+	if err := s.classes.RemoveMemberKeeping(ctx, c.ID, learnerID, now, now.Add(-RemovalUndoFor)); errors.Is(err, ErrNotFound) {
+		return Member{}, notFound("This learner is not in the class.")
+	} else if err != nil {
+		return Member{}, err
 	}
 	s.summaries.forget(learnerID)
-	return nil
+	return m, nil
+}
+
+// ClassMember returns a's class and one learner in it, for the questions
+// and notes around a teacher's actions on that learner. Errors: NotFound
+// for a class not a's or a learner not in it.
+func (s *Service) ClassMember(ctx context.Context, a Actor, classID int64, learnerID string) (Class, Member, error) {
+	c, err := s.ownClass(ctx, a, classID)
+	if err != nil {
+		return Class{}, Member{}, err
+	}
+	m, err := s.classes.FindMember(ctx, c.ID, learnerID)
+	if errors.Is(err, ErrNotFound) {
+		return Class{}, Member{}, notFound("This learner is not in the class.")
+	}
+	return c, m, err
+}
+
+// RecentlyRemoved returns the learners removed from a's class whose
+// removal can still be undone, latest first. Errors: NotFound for a class
+// not a's.
+func (s *Service) RecentlyRemoved(ctx context.Context, a Actor, classID int64) ([]RemovedMember, error) {
+	c, err := s.ownClass(ctx, a, classID)
+	if err != nil {
+		return nil, err
+	}
+	return s.classes.RemovedMembers(ctx, c.ID, s.now().Add(-RemovalUndoFor))
+}
+
+// UndoRemoval puts a learner removed from a's class within RemovalUndoFor
+// back, with the same name and words; their devices sign in again with
+// them. Errors: NotFound for a class not a's or no removal to undo (never
+// removed, or longer ago); Invalid when the learner is in the class again
+// or another member took the name meanwhile.
+func (s *Service) UndoRemoval(ctx context.Context, a Actor, classID int64, learnerID string) (Member, error) {
+	c, err := s.ownClass(ctx, a, classID)
+	if err != nil {
+		return Member{}, err
+	}
+	m, err := s.classes.RestoreMember(ctx, c.ID, learnerID, s.now().Add(-RemovalUndoFor))
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return Member{}, notFound(fmt.Sprintf("There is no removal to undo: a removal can be undone for %d days.", int(RemovalUndoFor/(24*time.Hour))))
+	case errors.Is(err, ErrConflict):
+		return Member{}, invalid("This learner cannot be put back: they joined the class again, or someone in it now uses their name.")
+	case err != nil:
+		return Member{}, err
+	}
+	s.summaries.forget(learnerID)
+	return m, nil
 }
 
 // DeleteMyData deletes everything a has done: progress, attempts, XP,

@@ -75,11 +75,14 @@ func TestClassUseCasesAnswerNotFoundToOthers(t *testing.T) {
 			_, err := s.ChangeClass(ctx, a, c.ID, progress.ClassChange{Archive: &archive})
 			return err
 		},
-		"DeleteClass":   func(a progress.Actor) error { return s.DeleteClass(ctx, a, c.ID) },
-		"Assign":        func(a progress.Actor) error { return s.Assign(ctx, a, c.ID, slug, "") },
-		"Unassign":      func(a progress.Actor) error { return s.Unassign(ctx, a, c.ID, slug) },
-		"NewSecret":     func(a progress.Actor) error { _, err := s.NewSecret(ctx, a, c.ID, learner.ID); return err },
-		"RemoveLearner": func(a progress.Actor) error { return s.RemoveLearner(ctx, a, c.ID, learner.ID) },
+		"DeleteClass":     func(a progress.Actor) error { return s.DeleteClass(ctx, a, c.ID) },
+		"Assign":          func(a progress.Actor) error { return s.Assign(ctx, a, c.ID, slug, "") },
+		"Unassign":        func(a progress.Actor) error { return s.Unassign(ctx, a, c.ID, slug) },
+		"NewSecret":       func(a progress.Actor) error { _, err := s.NewSecret(ctx, a, c.ID, learner.ID); return err },
+		"RemoveLearner":   func(a progress.Actor) error { _, err := s.RemoveLearner(ctx, a, c.ID, learner.ID); return err },
+		"ClassMember":     func(a progress.Actor) error { _, _, err := s.ClassMember(ctx, a, c.ID, learner.ID); return err },
+		"RecentlyRemoved": func(a progress.Actor) error { _, err := s.RecentlyRemoved(ctx, a, c.ID); return err },
+		"UndoRemoval":     func(a progress.Actor) error { _, err := s.UndoRemoval(ctx, a, c.ID, learner.ID); return err },
 	}
 	for name, call := range calls {
 		for who, a := range map[string]progress.Actor{"another teacher": other, "a learner": learner} {

@@ -83,6 +83,18 @@ type ClassroomStore interface {
 	// stays) and deletes their devices signed in with the class's words,
 	// in one transaction. ErrNotFound when they were not in it.
 	RemoveMember(ctx context.Context, classID int64, learnerID string) error
+	// RemoveMemberKeeping removes as RemoveMember does and keeps the
+	// membership, removed at at, for RestoreMember; it forgets every kept
+	// removal made before forgetBefore. ErrNotFound as RemoveMember.
+	RemoveMemberKeeping(ctx context.Context, classID int64, learnerID string, at, forgetBefore time.Time) error
+	// RemovedMembers returns the class's kept removals made at or after
+	// since, latest first.
+	RemovedMembers(ctx context.Context, classID int64, since time.Time) ([]RemovedMember, error)
+	// RestoreMember puts back a kept membership removed at or after since,
+	// name and words included, in one transaction. ErrNotFound when there
+	// is none; ErrConflict when the learner is in the class again or the
+	// name is taken.
+	RestoreMember(ctx context.Context, classID int64, learnerID string, since time.Time) (Member, error)
 
 	// AddDevice saves a device a learner signed in on with a class's
 	// words.
@@ -192,6 +204,12 @@ type Class struct {
 
 // Archived reports whether the class is archived.
 func (c Class) Archived() bool { return !c.ArchivedAt.IsZero() }
+
+// RemovedMember is a membership a teacher removed, kept for the undo.
+type RemovedMember struct {
+	Member
+	RemovedAt time.Time
+}
 
 // Member is a learner in a class under a display name.
 type Member struct {

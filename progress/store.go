@@ -88,7 +88,8 @@ type LearningStore interface {
 	// transaction (creating the learner if needed) and reports whether the
 	// effects' award was granted by this call: false when the learner
 	// already held its key (or, for an award with Slots, every one of its
-	// keys). Every award is stored with the attempt that earned it.
+	// keys). Every award is stored with the attempt that earned it. An
+	// attempt other than a review opens its lesson when no page view did.
 	RecordAttempt(ctx context.Context, a Attempt, fx AttemptEffects) (granted bool, err error)
 	// QuizAttempts returns the learner's attempts at one quiz, by number.
 	QuizAttempts(ctx context.Context, learnerID, lessonSlug, quizID string) ([]QuizAttempt, error)

@@ -275,6 +275,74 @@ func (s *DB) RemoveMember(ctx context.Context, classID int64, learnerID string) 
 	})
 }
 
+// RemoveMemberKeeping takes the learner out of the class as RemoveMember
+// does, keeping the membership in removed_members (removed at at) so that
+// RestoreMember can put it back, and forgets every kept removal made
+// before forgetBefore.
+func (s *DB) RemoveMemberKeeping(ctx context.Context, classID int64, learnerID string, at, forgetBefore time.Time) error {
+	return s.inTx(ctx, func(tx q) error {
+		if _, err := tx.exec(ctx, "DELETE FROM removed_members WHERE removed_at < ?", tx.t(forgetBefore)); err != nil {
+			return fmt.Errorf("storage: forget old removals: %w", err)
+		}
+		if _, err := tx.exec(ctx, `INSERT INTO removed_members (class_id, learner_id, name, name_key, secret, secret_hash, joined_at, removed_at)
+			SELECT class_id, learner_id, name, name_key, secret, secret_hash, joined_at, ? FROM class_members WHERE class_id = ? AND learner_id = ?
+			ON CONFLICT (class_id, learner_id) DO UPDATE SET name = excluded.name, name_key = excluded.name_key, secret = excluded.secret,
+				secret_hash = excluded.secret_hash, joined_at = excluded.joined_at, removed_at = excluded.removed_at`,
+			tx.t(at), classID, learnerID); err != nil {
+			return fmt.Errorf("storage: keep the removal from class %d: %w", classID, err)
+		}
+		res, err := tx.exec(ctx, "DELETE FROM class_members WHERE class_id = ? AND learner_id = ?", classID, learnerID)
+		if err := changed(res, err, "storage: remove member of class %d", classID); err != nil {
+			return err
+		}
+		return endClassDevices(ctx, tx, classID, learnerID)
+	})
+}
+
+const removedColumns = "class_id, learner_id, name, name_key, secret, secret_hash, joined_at, removed_at"
+
+func scanRemoved(sc scanner) (progress.RemovedMember, error) {
+	var r progress.RemovedMember
+	err := sc.Scan(append(memberFields(&r.Member), at(&r.RemovedAt))...)
+	return r, err
+}
+
+// RemovedMembers returns the class's kept removals made at or after
+// since, latest first.
+func (s *DB) RemovedMembers(ctx context.Context, classID int64, since time.Time) ([]progress.RemovedMember, error) {
+	var out []progress.RemovedMember
+	return out, s.each(ctx, "removed members", func(sc scanner) error {
+		r, err := scanRemoved(sc)
+		out = append(out, r)
+		return err
+	}, "SELECT "+removedColumns+" FROM removed_members WHERE class_id = ? AND removed_at >= ? ORDER BY removed_at DESC, name_key", classID, s.t(since))
+}
+
+// RestoreMember puts back a membership removed at or after since, with
+// its name and words, and returns it. ErrNotFound when there is none;
+// ErrConflict when the learner is in the class again or another member
+// took the name meanwhile.
+func (s *DB) RestoreMember(ctx context.Context, classID int64, learnerID string, since time.Time) (progress.Member, error) {
+	var m progress.Member
+	err := s.inTx(ctx, func(tx q) error {
+		r, err := scanRemoved(tx.row(ctx, "SELECT "+removedColumns+" FROM removed_members WHERE class_id = ? AND learner_id = ? AND removed_at >= ?",
+			classID, learnerID, tx.t(since)))
+		if err != nil {
+			return notFoundOr(err, "storage: find removal from class %d", classID)
+		}
+		if _, err := tx.exec(ctx, `INSERT INTO class_members (class_id, learner_id, name, name_key, secret, secret_hash, joined_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, r.ClassID, r.LearnerID, r.Name, r.NameKey, r.Secret, r.SecretHash, tx.t(r.JoinedAt)); err != nil {
+			return fmt.Errorf("storage: restore member of class %d: %w", classID, err)
+		}
+		if _, err := tx.exec(ctx, "DELETE FROM removed_members WHERE class_id = ? AND learner_id = ?", classID, learnerID); err != nil {
+			return fmt.Errorf("storage: restore member of class %d: %w", classID, err)
+		}
+		m = r.Member
+		return nil
+	})
+	return m, err
+}
+
 // endClassDevices deletes the learner's devices signed in with the class's
 // words.
 func endClassDevices(ctx context.Context, tx q, classID int64, learnerID string) error {

@@ -70,43 +70,92 @@ func (s *Server) classUnassign(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// classDelete deletes an archived class's data.
+// classDelete deletes an archived class's data, once confirmed.
 func (s *Server) classDelete(w http.ResponseWriter, r *http.Request) error {
 	id, err := classID(r)
 	if err != nil {
 		return err
 	}
-	err = s.app.DeleteClass(r.Context(), progress.ActorFrom(r.Context()), id)
+	a := progress.ActorFrom(r.Context())
+	c, err := s.app.Class(r.Context(), a, id)
+	if err != nil {
+		return err
+	}
+	// Only an archived class can be deleted; DeleteClass says so for any
+	// other, without asking first.
+	if c.Archived() {
+		if ok, err := s.confirmed(w, r, ConfirmView{Title: "Delete " + c.Name + "?",
+			Question: "This deletes the class " + c.Name + " for good: its roster, assignments, secret words and Q&A. Learners keep their own progress. It cannot be undone.",
+			Action:   classURL(id) + "/delete", Button: "Delete the class", Cancel: classURL(id) + "#settings"}); !ok || err != nil {
+			return err
+		}
+	}
+	err = s.app.DeleteClass(r.Context(), a, id)
 	if err != nil {
 		return withForm(err, s.renderDashboard)
 	}
-	http.Redirect(w, r, "/classes", http.StatusSeeOther)
+	http.Redirect(w, r, "/classes?done=deleted", http.StatusSeeOther)
 	return nil
 }
 
-// learnerSecret gives a learner new secret words.
+// learnerSecret gives a learner new secret words, once confirmed.
 func (s *Server) learnerSecret(w http.ResponseWriter, r *http.Request) error {
 	id, err := classID(r)
 	if err != nil {
 		return err
 	}
 	learner := r.PathValue("learner")
-	if _, err := s.app.NewSecret(r.Context(), progress.ActorFrom(r.Context()), id, learner); err != nil {
+	a := progress.ActorFrom(r.Context())
+	_, m, err := s.app.ClassMember(r.Context(), a, id, learner)
+	if err != nil {
 		return err
 	}
-	http.Redirect(w, r, classURL(id)+"/learners/"+learner, http.StatusSeeOther)
+	page := classURL(id) + "/learners/" + learner
+	if ok, err := s.confirmed(w, r, ConfirmView{Title: "New secret words for " + m.Name + "?",
+		Question: "Their words " + m.Secret + " stop working at once, and every device " + m.Name + " signed in on with them is signed out. They continue with the new words.",
+		Action:   page + "/secret", Button: "Make new secret words", Cancel: page}); !ok || err != nil {
+		return err
+	}
+	if _, err := s.app.NewSecret(r.Context(), a, id, learner); err != nil {
+		return err
+	}
+	http.Redirect(w, r, page+"?done=words", http.StatusSeeOther)
 	return nil
 }
 
-// learnerRemove takes a learner out of the class.
+// learnerRemove takes a learner out of the class, once confirmed.
 func (s *Server) learnerRemove(w http.ResponseWriter, r *http.Request) error {
 	id, err := classID(r)
 	if err != nil {
 		return err
 	}
-	if err := s.app.RemoveLearner(r.Context(), progress.ActorFrom(r.Context()), id, r.PathValue("learner")); err != nil {
+	learner := r.PathValue("learner")
+	a := progress.ActorFrom(r.Context())
+	c, m, err := s.app.ClassMember(r.Context(), a, id, learner)
+	if err != nil {
 		return err
 	}
-	http.Redirect(w, r, classURL(id), http.StatusSeeOther)
+	if ok, err := s.confirmed(w, r, ConfirmView{Title: "Remove " + m.Name + " from " + c.Name + "?",
+		Question: m.Name + " leaves the roster and their devices signed in with the class's words are signed out. Their own progress stays theirs. You can undo this for 7 days.",
+		Action:   classURL(id) + "/learners/" + learner + "/remove", Button: "Remove " + m.Name, Cancel: classURL(id) + "/learners/" + learner}); !ok || err != nil {
+		return err
+	}
+	if _, err := s.app.RemoveLearner(r.Context(), a, id, learner); err != nil {
+		return err
+	}
+	http.Redirect(w, r, classURL(id)+"?done=removed#removed", http.StatusSeeOther)
+	return nil
+}
+
+// learnerRestore undoes a learner's removal.
+func (s *Server) learnerRestore(w http.ResponseWriter, r *http.Request) error {
+	id, err := classID(r)
+	if err != nil {
+		return err
+	}
+	if _, err := s.app.UndoRemoval(r.Context(), progress.ActorFrom(r.Context()), id, r.PathValue("learner")); err != nil {
+		return withForm(err, s.renderDashboard)
+	}
+	http.Redirect(w, r, classURL(id)+"?done=restored", http.StatusSeeOther)
 	return nil
 }

@@ -12,6 +12,8 @@ import (
 // LearnerView is one learner's page for their teacher.
 type LearnerView struct {
 	Page
+	// Done says what the action just confirmed did.
+	Done      string
 	ClassID   int64
 	ClassName string
 	ClassURL  string
@@ -59,6 +61,9 @@ func (s *Server) classLearner(w http.ResponseWriter, r *http.Request) error {
 	page.TeacherView = progress.ActorFrom(r.Context()).TeacherName
 	v := LearnerView{Page: page, ClassID: d.Class.ID, ClassName: d.Class.Name,
 		ClassURL: classURL(d.Class.ID), LearnerID: d.Member.LearnerID, Name: d.Member.Name, Secret: d.Member.Secret, ClassCode: progress.ClassCode(d.Class.ID), XP: d.XP}
+	if r.URL.Query().Get("done") == "words" {
+		v.Done = "New secret words made: " + d.Member.Secret + ". The old ones no longer work, and the devices signed in with them were signed out."
+	}
 	for _, at := range d.Attempts {
 		row := AttemptRow{When: at.At.In(d.Zone).Format("2 Jan 15:04"), Where: at.Where, Passed: at.Passed,
 			Score: fmt.Sprintf("%d of %d", at.Score, at.Total), Answers: at.Answers}

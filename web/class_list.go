@@ -19,6 +19,15 @@ type ClassesView struct {
 	Mine []MyClassView
 	// Error and Name redraw a refused create form.
 	Error, Name string
+	// Done says what the action just confirmed did.
+	Done string
+}
+
+// classesDone are the notes the classes page shows after a confirmed
+// action, by its ?done= value.
+var classesDone = map[string]string{
+	"deleted": "The class and its roster, assignments, secret words and Q&A were deleted. Learners keep their own progress.",
+	"left":    "You left the class. Your own progress stays yours.",
 }
 
 // ClassRow is one class in a teacher's list.
@@ -77,7 +86,7 @@ func (s *Server) classesShow(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) renderClasses(w http.ResponseWriter, r *http.Request, status int, problem, name string) error {
 	a := progress.ActorFrom(r.Context())
-	v := ClassesView{Page: s.page(r, "Classes", "classes"), Teacher: a.IsTeacher(), TeacherName: a.TeacherName,
+	v := ClassesView{Page: s.page(r, "Classes", "classes"), Teacher: a.IsTeacher(), TeacherName: a.TeacherName, Done: classesDone[r.URL.Query().Get("done")],
 		Admin: a.Role == progress.RoleAdmin, Error: problem, Name: name}
 	if a.IsTeacher() {
 		classes, err := s.app.Classes(r.Context(), a)

@@ -31,6 +31,10 @@ type DashboardView struct {
 	Rows           []GridRow
 	Assignments    []AssignmentView
 	Unassigned     []LessonOption
+	// Done says what the action just confirmed did ("" after none);
+	// Removed are learners whose removal can still be undone.
+	Done    string
+	Removed []RemovedView
 	Stuck          []StuckView
 	// StuckMore counts the stuck items past the first stuckShown, offered
 	// by "show all"; StuckAll is set when the page lists them all.
@@ -115,6 +119,11 @@ type StuckView struct {
 	Versions []StuckView
 }
 
+// RemovedView is a learner removed from the class, with the undo.
+type RemovedView struct {
+	LearnerID, Name, Until string
+}
+
 // stuckShown is how many stuck items the dashboard lists before "show
 // all".
 const stuckShown = 8
@@ -179,6 +188,22 @@ func (s *Server) renderDashboard(w http.ResponseWriter, r *http.Request, status 
 	}
 	v.Page = s.page(r, d.Class.Name, "classes")
 	v.Page.TeacherView = progress.ActorFrom(r.Context()).TeacherName
+	removed, err := s.app.RecentlyRemoved(r.Context(), progress.ActorFrom(r.Context()), id)
+	if err != nil {
+		return err
+	}
+	for _, rm := range removed {
+		v.Removed = append(v.Removed, RemovedView{LearnerID: rm.LearnerID, Name: rm.Name,
+			Until: rm.RemovedAt.Add(progress.RemovalUndoFor).In(d.Zone).Format("2 Jan 15:04")})
+	}
+	switch r.URL.Query().Get("done") {
+	case "removed":
+		if len(v.Removed) > 0 {
+			v.Done = v.Removed[0].Name + " was removed from the class; their devices signed in with its words were signed out, and their own progress stays theirs. Undo below until " + v.Removed[0].Until + "."
+		}
+	case "restored":
+		v.Done = "The learner is back in the class, with the same name and secret words."
+	}
 	v.Error = problem
 	v.Refresh = dashboardRefresh
 	if s.assets.Has("dashboard.js") {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"learn/progress"
 	"learn/quiz"
 )
 
@@ -260,4 +261,129 @@ func TestStuckListShowsAll(t *testing.T) {
 	if !regexp.MustCompile(`<a href="/lessons/[a-z0-9-]+#w-[a-z0-9-]+"><strong>`).MatchString(all) {
 		t.Error("stuck rows do not link to their widget on the lesson page")
 	}
+}
+
+// confirmYes is the form of a confirmed destructive action.
+var confirmYes = url.Values{"confirm": {"yes"}}
+
+// TestDestructiveActionsAskThenSay: removing a learner, new secret words,
+// deleting a class and leaving one each ask first on a page of their own
+// (without JavaScript), change nothing until confirmed, then say what they
+// did; a removal can be undone for progress.RemovalUndoFor, with the same
+// name and words, and not by another teacher.
+func TestDestructiveActionsAskThenSay(t *testing.T) {
+	w := newDeviceWorld(t)
+	w.addTeacher("t@school.example", false)
+	w.addTeacher("other@school.example", false)
+	teacher, other := w.browser(), w.browser()
+	teacher.signIn("t@school.example")
+	other.signIn("other@school.example")
+	class := teacher.createClass("Year 9")
+	code := teacher.joinCode(class)
+	laptop := w.browser()
+	laptop.earn(w.app)
+	before := laptop.xp()
+	secret := laptop.join(code, "Red Kite")
+	m := learnerLinkRe.FindStringSubmatch(teacher.get(class).body)
+	if m == nil {
+		t.Fatal("no learner on the dashboard")
+	}
+	learner := m[1]
+	classCode := classCodeRe.FindStringSubmatch(laptop.get("/classes").body)[1]
+	phone := w.browserAt(w.other, "", phoneUA)
+	continueWithWords(t, phone, classCode, "Red Kite", secret, before)
+
+	ask := func(b *browser, path, want string) {
+		t.Helper()
+		a := b.post(path, nil)
+		if a.status != http.StatusOK || !strings.Contains(a.body, `data-testid="confirm-question"`) || !strings.Contains(a.body, want) || !strings.Contains(a.body, `name="confirm" value="yes"`) {
+			t.Fatalf("POST %s without confirming = %d, want a page asking %q:\n%.500s", path, a.status, want, a.body)
+		}
+	}
+	done := func(body, want string) {
+		t.Helper()
+		if !strings.Contains(body, `data-testid="done-note"`) || !strings.Contains(body, want) {
+			t.Errorf("the page after the action does not say %q", want)
+		}
+	}
+
+	// New words: asked, nothing changes, then made and said.
+	ask(teacher, learner+"/secret", "stop working at once")
+	if got := teacher.get(learner).body; !strings.Contains(got, secret) {
+		t.Fatal("asking made new words")
+	}
+	a := teacher.post(learner+"/secret", confirmYes)
+	if a.status != http.StatusSeeOther {
+		t.Fatalf("confirmed new words = %d", a.status)
+	}
+	page := teacher.get(a.location).body
+	done(page, "New secret words made")
+	secret = regexp.MustCompile(`data-testid="learner-secret">([a-z ]+)<`).FindStringSubmatch(page)[1]
+	continueWithWords(t, phone, classCode, "Red Kite", secret, before)
+
+	// Removal: asked, then done with an undo; the phone is signed out.
+	ask(teacher, learner+"/remove", "undo this for 7 days")
+	if !strings.Contains(teacher.get(class).body, `data-name="Red Kite"`) {
+		t.Fatal("asking removed the learner")
+	}
+	if a := teacher.post(learner+"/remove", confirmYes); a.status != http.StatusSeeOther || !strings.Contains(a.location, "done=removed") {
+		t.Fatalf("confirmed removal = %d %q", a.status, a.location)
+	}
+	dash := teacher.get(class + "?done=removed").body
+	done(dash, "Red Kite was removed from the class")
+	if strings.Contains(dash, `data-name="Red Kite"`) || !strings.Contains(dash, `data-testid="removed"`) {
+		t.Error("after the removal the roster still lists the learner, or no undo is offered")
+	}
+	if got := phone.xp(); got != "0" {
+		t.Errorf("the removed learner's phone still shows XP %s", got)
+	}
+	restore := learner + "/restore"
+	if a := other.post(restore, nil); a.status != http.StatusNotFound {
+		t.Errorf("another teacher's undo = %d, want 404", a.status)
+	}
+	if a := teacher.post(restore, nil); a.status != http.StatusSeeOther {
+		t.Fatalf("undo = %d:\n%.300s", a.status, a.body)
+	}
+	done(teacher.get(class+"?done=restored").body, "back in the class")
+	continueWithWords(t, phone, classCode, "Red Kite", secret, before)
+	if !strings.Contains(teacher.get(class).body, `data-name="Red Kite"`) {
+		t.Error("the undone removal did not put the learner back on the roster")
+	}
+
+	// Past the window the undo is gone.
+	if a := teacher.post(learner+"/remove", confirmYes); a.status != http.StatusSeeOther {
+		t.Fatalf("second removal = %d", a.status)
+	}
+	w.clock.move(progress.RemovalUndoFor + time.Hour)
+	if strings.Contains(teacher.get(class).body, `data-testid="removed"`) {
+		t.Error("a removal older than the window is still offered for undo")
+	}
+	if a := teacher.post(restore, nil); a.status != http.StatusNotFound {
+		t.Errorf("an undo past the window = %d, want 404", a.status)
+	}
+
+	// Leaving asks the learner too.
+	other2 := w.browser()
+	other2.join(code, "Blue Tit")
+	id := strings.TrimPrefix(class, "/classes/")
+	ask(other2, "/classes/"+id+"/leave", "stop working")
+	if a := other2.post("/classes/"+id+"/leave", confirmYes); a.status != http.StatusSeeOther {
+		t.Fatalf("confirmed leave = %d", a.status)
+	} else {
+		done(other2.get(a.location).body, "You left the class")
+	}
+
+	// Deleting the archived class asks, then says so on the classes page.
+	if a := teacher.post(class+"/settings", url.Values{"archive": {"on"}}); a.status != http.StatusSeeOther {
+		t.Fatalf("archive = %d", a.status)
+	}
+	ask(teacher, class+"/delete", "cannot be undone")
+	if a := teacher.get(class); a.status != http.StatusOK {
+		t.Fatal("asking deleted the class")
+	}
+	a = teacher.post(class+"/delete", confirmYes)
+	if a.status != http.StatusSeeOther {
+		t.Fatalf("confirmed delete = %d", a.status)
+	}
+	done(teacher.get(a.location).body, "were deleted")
 }

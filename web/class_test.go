@@ -256,9 +256,9 @@ func TestClassRoutesAnswer404ToEveryoneButTheirTeacher(t *testing.T) {
 		{"POST", class + "/settings", url.Values{"code": {"new"}}, 303},
 		{"POST", class + "/assignments", url.Values{"lesson": {w.app.Course().Lessons[1].Slug}}, 303},
 		{"POST", class + "/assignments/" + slug + "/delete", url.Values{}, 303},
-		{"POST", learnerPage + "/secret", url.Values{}, 303},
+		{"POST", learnerPage + "/secret", url.Values{"confirm": {"yes"}}, 303},
 		{"POST", class + "/delete", url.Values{}, 422}, // not archived yet
-		{"POST", learnerPage + "/remove", url.Values{}, 303},
+		{"POST", learnerPage + "/remove", url.Values{"confirm": {"yes"}}, 303},
 	}
 	h1 := regexp.MustCompile(`<h1>([^<]*)</h1>[\s\S]*?data-testid="join-code">([A-Z0-9]+)<`)
 	state := func() string {
@@ -306,7 +306,7 @@ func TestClassRoutesAnswer404ToEveryoneButTheirTeacher(t *testing.T) {
 	if a := other.post(class+"/delete", nil); a.status != http.StatusNotFound {
 		t.Errorf("another teacher deleting an archived class = %d, want 404", a.status)
 	}
-	if a := owner.post(class+"/delete", nil); a.status != http.StatusSeeOther {
+	if a := owner.post(class+"/delete", confirmYes); a.status != http.StatusSeeOther {
 		t.Errorf("deleting an archived class = %d, want 303", a.status)
 	}
 	if a := owner.get(class); a.status != http.StatusNotFound {
@@ -506,7 +506,7 @@ func TestJoinKeepsProgressAndSecretWordsSignInElsewhere(t *testing.T) {
 	}
 	// New words from the teacher end the old ones.
 	m := learnerLinkRe.FindStringSubmatch(teacher.get(class).body)
-	teacher.post(m[1]+"/secret", nil)
+	teacher.post(m[1]+"/secret", confirmYes)
 	if a := w.browser().post("/join/signin", url.Values{"code": {code}, "name": {"Red Kite"}, "secret": {secret}}); a.status == http.StatusSeeOther {
 		t.Error("the old words still sign in after the teacher made new ones")
 	}
@@ -515,7 +515,7 @@ func TestJoinKeepsProgressAndSecretWordsSignInElsewhere(t *testing.T) {
 	if a := w.browser().post("/classes/"+id+"/leave", nil); a.status != http.StatusNotFound {
 		t.Errorf("leaving a class one is not in = %d, want 404", a.status)
 	}
-	if a := laptop.post("/classes/"+id+"/leave", nil); a.status != http.StatusSeeOther {
+	if a := laptop.post("/classes/"+id+"/leave", confirmYes); a.status != http.StatusSeeOther {
 		t.Errorf("leave = %d", a.status)
 	}
 	if strings.Contains(teacher.get(class).body, ">Red Kite<") {

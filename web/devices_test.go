@@ -144,7 +144,7 @@ func TestDevicesSignedInWithWordsAreSignedOut(t *testing.T) {
 			if m == nil {
 				t.Fatal("no learner on the dashboard")
 			}
-			if a := teacher.post(m[1]+"/secret", nil); a.status != http.StatusSeeOther {
+			if a := teacher.post(m[1]+"/secret", confirmYes); a.status != http.StatusSeeOther {
 				t.Fatalf("new words = %d", a.status)
 			}
 		}, true},
@@ -153,7 +153,7 @@ func TestDevicesSignedInWithWordsAreSignedOut(t *testing.T) {
 			if m == nil {
 				t.Fatal("no learner on the dashboard")
 			}
-			if a := teacher.post(m[1]+"/remove", nil); a.status != http.StatusSeeOther {
+			if a := teacher.post(m[1]+"/remove", confirmYes); a.status != http.StatusSeeOther {
 				t.Fatalf("remove = %d:\n%s", a.status, a.body)
 			}
 		}, true},

@@ -59,6 +59,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /classes/{id}/learners/{learner}", s.handle(s.classLearner))
 	mux.Handle("POST /classes/{id}/learners/{learner}/secret", s.handle(s.learnerSecret))
 	mux.Handle("POST /classes/{id}/learners/{learner}/remove", s.handle(s.learnerRemove))
+	mux.Handle("POST /classes/{id}/learners/{learner}/restore", s.handle(s.learnerRestore))
 	mux.Handle("POST /classes/{id}/leave", s.handle(s.leave))
 	mux.Handle("GET /join", s.handle(s.joinShow))
 	mux.Handle("POST /join", s.handle(s.join))

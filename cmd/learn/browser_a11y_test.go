@@ -90,6 +90,32 @@ func TestBrowserAccessibility(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(t, b, base, string(script), []string{"/lessons/" + course.Lessons[0].Slug + "#" + thread.Value, "/notices"})
+	// The confirmation page a removal asks on without JavaScript (submit()
+	// skips the dialog), then the dashboard that says what was done, with
+	// its undo.
+	b.do(t, chromedp.Navigate(base+learner.Value), chromedp.WaitVisible(chromedp.CSS(`form[action$="/remove"]`)),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('form[action$="/remove"]').submit()`),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="confirm-question"]`)))
+	axeHere(t, b, string(script), "the removal's confirmation page")
+	b.do(t, chromedp.Click(chromedp.CSS(`[data-testid="confirm-yes"]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid="removed"]`)))
+	axeHere(t, b, string(script), "the dashboard after a removal")
+}
+
+// axeHere runs axe-core on the page the browser shows now, in the theme it
+// has, and fails on any serious or critical violation.
+func axeHere(t *testing.T, b *browser, script, what string) {
+	t.Helper()
+	b.do(t, chromedp.Evaluate[chromedp.Void](script))
+	violations, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]axeViolation](
+		`axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations)`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("axe on %s: %v", what, err)
+	}
+	for _, v := range violations {
+		if v.Impact == "serious" || v.Impact == "critical" {
+			t.Errorf("%s breaks %s (%s): %s", what, v.ID, v.Impact, v.Help)
+		}
+	}
 }
 
 // check runs axe-core on every page in the light and dark themes.

@@ -149,8 +149,7 @@ func TestBrowserClassroom(t *testing.T) {
 			}
 		}
 	}
-	// Each version of a question is counted apart: one both learners saw
-	// is missed by half the class, one only the second saw by all of it.
+	// A question's versions count together, with a line for each.
 	if !promptSeen || !strings.Contains(stuck, "%") || !strings.Contains(stuck, "Most chosen wrong answer") {
 		t.Errorf("where the class is stuck = %q, want the quiz's questions with their miss rates and wrong answers", stuck)
 	}
@@ -210,6 +209,26 @@ func TestBrowserClassroom(t *testing.T) {
 	}
 	if len(records) != 1+2*len(course.Lessons) || !rows["Blue Fox/"+first.Title+"/quiz passed"] || !rows["Green Owl/"+first.Title+"/opened"] {
 		t.Errorf("export rows = %v, want both learners on every lesson", rows)
+	}
+	// Removing a learner asks in a dialog first; cancel keeps them, confirm
+	// removes them and says so, and the removal can be undone in place.
+	teacher.do(t, chromedp.Click(chromedp.CSS(`tr[data-name="Green Owl"] th a`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid="attempts"]`)),
+		chromedp.Click(chromedp.CSS(`form[action$="/remove"] button`)), chromedp.WaitVisible(chromedp.CSS(`dialog.confirm-dialog[open]`)))
+	if got := teacher.text(t, `dialog.confirm-dialog p`); !strings.Contains(got, "undo this for 7 days") {
+		t.Errorf("the removal dialog says %q", got)
+	}
+	teacher.do(t, chromedp.Click(chromedp.CSS(`dialog.confirm-dialog button:not(.danger)`)), chromedp.WaitNotPresent(chromedp.CSS(`dialog.confirm-dialog`)))
+	if loc, _ := chromedp.Run(teacher.ctx, chromedp.Location()); !strings.Contains(loc, "/learners/") {
+		t.Errorf("cancelling the dialog left the learner's page for %s", loc)
+	}
+	teacher.do(t, chromedp.Click(chromedp.CSS(`form[action$="/remove"] button`)), chromedp.WaitVisible(chromedp.CSS(`dialog.confirm-dialog[open]`)),
+		chromedp.Click(chromedp.CSS(`dialog.confirm-dialog button.danger`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid="done-note"]`)))
+	if got := teacher.text(t, `[data-testid="done-note"]`); !strings.Contains(got, "Green Owl was removed") {
+		t.Errorf("after the removal the dashboard says %q", got)
+	}
+	teacher.do(t, chromedp.Click(chromedp.CSS(`[data-testid="removed"] button`)), chromedp.WaitVisible(chromedp.CSS(`tr[data-name="Green Owl"]`)))
+	if got := teacher.text(t, `[data-testid="done-note"]`); !strings.Contains(got, "back in the class") {
+		t.Errorf("after the undo the dashboard says %q", got)
 	}
 	for _, b := range []*browser{teacher, fox, owl, tablet} {
 		if errs := b.consoleErrors(); len(errs) > 0 {

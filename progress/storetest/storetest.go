@@ -83,6 +83,7 @@ func Run(t *testing.T, open Open) {
 			{"LearnerAttemptsAndLatest", testLearnerAttemptsAndLatest},
 			{"DeleteLearner", testDeleteLearner},
 			{"Devices", testDevices},               // devices.go
+			{"RemovalsKept", testRemovalsKept},     // removed.go
 			{"SignInFailures", testSignInFailures}, // devices.go
 		}},
 		{"QA", []test{ // progress.QAStore (qa.go)
@@ -453,14 +454,15 @@ func testLearnersApart(t *testing.T, s Backend) {
 		t.Fatal(err)
 	}
 	// The same award key is another learner's to earn.
-	if err := record(s, "l2", "a", "quiz", true, t0, progress.AttemptEffects{Award: &progress.Award{Key: "quiz:a", Amount: 50, Reason: "Passed"}}); err != nil {
+	if err := record(s, "l2", "b", "quiz", true, t0, progress.AttemptEffects{Award: &progress.Award{Key: "quiz:a", Amount: 50, Reason: "Passed"}}); err != nil {
 		t.Fatal(err)
 	}
 	if xp, _ := s.TotalXP(ctx, "l2"); xp != 50 {
 		t.Errorf("l2 TotalXP = %d, want 50: award keys are per learner", xp)
 	}
-	if p, _ := s.ProgressByLesson(ctx, "l2"); len(p) != 0 {
-		t.Errorf("l2 sees l1's lessons: %v", p)
+	// l2's own answer opened lesson b; l1's lesson a is not l2's.
+	if p, _ := s.ProgressByLesson(ctx, "l2"); len(p) != 1 || p["b"].Completed() {
+		t.Errorf("l2's lessons = %v, want only b, opened by l2's answer and not completed", p)
 	}
 	if _, total, _ := s.ReviewCounts(ctx, "l2", t0); total != 0 {
 		t.Errorf("l2 sees %d of l1's reviews", total)

@@ -1,6 +1,8 @@
 // Small progressive enhancements for every page. Every form works without
 // this script: it posts and the server answers with a page.
 
+import "./lib/confirm.js";
+
 // The learner's time zone, so streaks count days where the learner lives.
 const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
 
