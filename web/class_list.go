@@ -41,10 +41,10 @@ type ClassRow struct {
 
 // MyClassView is one of a learner's classes.
 type MyClassView struct {
-	ID          int64
-	Name        string
-	Teacher     string
-	MyName      string
+	ID      int64
+	Name    string
+	Teacher string
+	MyName  string
 	// ClassCode is what the learner types to continue on another device.
 	ClassCode   string
 	Assignments []AssignedView

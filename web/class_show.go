@@ -18,24 +18,24 @@ const dashboardRefresh = 10
 // DashboardView is the class page.
 type DashboardView struct {
 	Page
-	ID             int64
-	Name, Code     string
+	ID         int64
+	Name, Code string
 	// ClassCode never changes; learners continue with it on other devices.
-	ClassCode      string
-	Zone           string
-	Archived       bool
-	Leaderboard    bool
-	Members        int
-	Sort           string
-	Columns        []GridColumn
-	Rows           []GridRow
-	Assignments    []AssignmentView
-	Unassigned     []LessonOption
+	ClassCode   string
+	Zone        string
+	Archived    bool
+	Leaderboard bool
+	Members     int
+	Sort        string
+	Columns     []GridColumn
+	Rows        []GridRow
+	Assignments []AssignmentView
+	Unassigned  []LessonOption
 	// Done says what the action just confirmed did ("" after none);
 	// Removed are learners whose removal can still be undone.
 	Done    string
 	Removed []RemovedView
-	Stuck          []StuckView
+	Stuck   []StuckView
 	// StuckMore counts the stuck items past the first stuckShown, offered
 	// by "show all"; StuckAll is set when the page lists them all.
 	StuckMore      int
