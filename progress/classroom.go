@@ -626,6 +626,18 @@ func (s *Service) ClassMember(ctx context.Context, a Actor, classID int64, learn
 	return c, m, err
 }
 
+// ClassMembers returns a's class with its learners, names and secret
+// words included, for the printable word sheet. Errors: NotFound for a
+// class not a's.
+func (s *Service) ClassMembers(ctx context.Context, a Actor, classID int64) (Class, []Member, error) {
+	c, err := s.ownClass(ctx, a, classID)
+	if err != nil {
+		return Class{}, nil, err
+	}
+	ms, err := s.classes.Members(ctx, c.ID)
+	return c, ms, err
+}
+
 // RecentlyRemoved returns the learners removed from a's class whose
 // removal can still be undone, latest first. Errors: NotFound for a class
 // not a's.

@@ -60,6 +60,8 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("POST /classes/{id}/learners/{learner}/secret", s.handle(s.learnerSecret))
 	mux.Handle("POST /classes/{id}/learners/{learner}/remove", s.handle(s.learnerRemove))
 	mux.Handle("POST /classes/{id}/learners/{learner}/restore", s.handle(s.learnerRestore))
+	mux.Handle("GET /classes/{id}/sheet", s.handle(s.classSheet))
+	mux.Handle("GET /classes/{id}/projector", s.handle(s.classProjector))
 	mux.Handle("POST /classes/{id}/leave", s.handle(s.leave))
 	mux.Handle("GET /join", s.handle(s.joinShow))
 	mux.Handle("POST /join", s.handle(s.join))

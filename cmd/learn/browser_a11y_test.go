@@ -77,7 +77,7 @@ func TestBrowserAccessibility(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check(t, b, base, string(script), []string{"/classes", u.Path, learner.Value, "/account/password"})
+	check(t, b, base, string(script), []string{"/classes", u.Path, learner.Value, "/account/password", u.Path + "/sheet", u.Path + "/projector"})
 	// A lesson page with a thread open: a question, the teacher's answer
 	// and every action form, and the notices page.
 	b.do(t, chromedp.Navigate(base+"/lessons/"+course.Lessons[0].Slug), chromedp.WaitVisible(chromedp.CSS(`[data-testid="ask-form"]`)),

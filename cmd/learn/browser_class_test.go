@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"learn/lessons"
@@ -210,6 +212,31 @@ func TestBrowserClassroom(t *testing.T) {
 	if len(records) != 1+2*len(course.Lessons) || !rows["Blue Fox/"+first.Title+"/quiz passed"] || !rows["Green Owl/"+first.Title+"/opened"] {
 		t.Errorf("export rows = %v, want both learners on every lesson", rows)
 	}
+	// The word sheet prints one card per learner, without the site's
+	// header, to a PDF.
+	teacher.do(t, chromedp.Navigate(classURL+"/sheet"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="word-cards"]`)),
+		chromedp.Action[chromedp.Void](func(ctx context.Context, _ *chromedp.Target) (chromedp.Void, error) {
+			_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"})
+			return chromedp.Void{}, err
+		}))
+	printed, err := chromedp.Run(teacher.ctx, chromedp.Evaluate[[]int](`[
+		[...document.querySelectorAll('[data-testid="word-card"]')].filter(c => c.getBoundingClientRect().height > 0).length,
+		getComputedStyle(document.querySelector(".site-header")).display === "none" ? 1 : 0]`))
+	if err != nil || len(printed) != 2 || printed[0] != 2 || printed[1] != 1 {
+		t.Errorf("in print the sheet shows %v cards and header hidden (want [2 1]): %v", printed, err)
+	}
+	pdf, err := chromedp.Run(teacher.ctx, chromedp.Action[[]byte](func(ctx context.Context, _ *chromedp.Target) ([]byte, error) {
+		res, err := chromedp.Call(ctx, page.PrintToPDF, page.PrintToPDFParams{})
+		return res.Data, err
+	}))
+	if err != nil || !bytes.HasPrefix(pdf, []byte("%PDF")) || len(pdf) < 2000 {
+		t.Errorf("printing the word sheet to PDF gave %d bytes (%v)", len(pdf), err)
+	}
+	teacher.do(t, chromedp.Action[chromedp.Void](func(ctx context.Context, _ *chromedp.Target) (chromedp.Void, error) {
+		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{})
+		return chromedp.Void{}, err
+	}), chromedp.Navigate(classURL), chromedp.WaitVisible(chromedp.CSS(`[data-testid="roster"]`)))
+
 	// Removing a learner asks in a dialog first; cancel keeps them, confirm
 	// removes them and says so, and the removal can be undone in place.
 	teacher.do(t, chromedp.Click(chromedp.CSS(`tr[data-name="Green Owl"] th a`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid="attempts"]`)),

@@ -1,0 +1,146 @@
+package web
+
+import (
+	"image"
+	"image/color"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/makiuchi-d/gozxing"
+	zxqr "github.com/makiuchi-d/gozxing/qrcode"
+)
+
+// svgModuleRe reads one dark module of qrSVG's path.
+var svgModuleRe = regexp.MustCompile(`M(\d+) (\d+)h1v1h-1z`)
+
+// decodeQRSVG reads a QR code drawn by qrSVG back as a camera would: it
+// paints the SVG's modules into an image, 8 pixels a module, and decodes
+// it with ZXing's QR reader.
+func decodeQRSVG(t *testing.T, svg string) string {
+	t.Helper()
+	box := regexp.MustCompile(`viewBox="0 0 (\d+) (\d+)"`).FindStringSubmatch(svg)
+	if box == nil {
+		t.Fatalf("no viewBox in %.200s", svg)
+	}
+	size, _ := strconv.Atoi(box[1])
+	const scale = 8
+	img := image.NewGray(image.Rect(0, 0, size*scale, size*scale))
+	for i := range img.Pix {
+		img.Pix[i] = 255
+	}
+	modules := svgModuleRe.FindAllStringSubmatch(svg, -1)
+	if len(modules) == 0 {
+		t.Fatal("the SVG draws no modules")
+	}
+	for _, m := range modules {
+		x, _ := strconv.Atoi(m[1])
+		y, _ := strconv.Atoi(m[2])
+		for dy := range scale {
+			for dx := range scale {
+				img.SetGray(x*scale+dx, y*scale+dy, color.Gray{})
+			}
+		}
+	}
+	bmp, err := gozxing.NewBinaryBitmapFromImage(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := zxqr.NewQRCodeReader().Decode(bmp, nil)
+	if err != nil {
+		t.Fatalf("the QR code does not decode: %v", err)
+	}
+	return res.GetText()
+}
+
+func TestQRSVGDecodes(t *testing.T) {
+	for _, text := range []string{"http://192.168.1.20:8080/join?code=ABCDEF", "https://learn.school.example/join?code=K7QX4P", "http://[fd00::1]:8080/join?code=ZZZZZZ"} {
+		svg, err := qrSVG(text, "QR code of "+text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := decodeQRSVG(t, svg); got != text {
+			t.Errorf("decoded %q, want %q", got, text)
+		}
+		if strings.Contains(svg, "<script") || !strings.Contains(svg, `role="img"`) {
+			t.Errorf("the SVG is not a plain labelled image: %.200s", svg)
+		}
+	}
+}
+
+// TestWordSheetAndProjector: the word sheet has one card per learner with
+// the class code, words and address, is never cached or compressed; the
+// projector shows the join address and code in large type with a QR code
+// that decodes to the join page with the code; both answer 404 to another
+// teacher, a learner and a stranger.
+func TestWordSheetAndProjector(t *testing.T) {
+	w := newClassWorld(t)
+	w.addTeacher("t@school.example", false)
+	w.addTeacher("other@school.example", false)
+	teacher, other := w.browser(), w.browser()
+	teacher.signIn("t@school.example")
+	other.signIn("other@school.example")
+	class := teacher.createClass("Year 9")
+	code := teacher.joinCode(class)
+	names := []string{"Ash", "Birch", "Cedar"}
+	words := map[string]string{}
+	var learner *browser
+	for _, n := range names {
+		learner = w.browser()
+		words[n] = learner.join(code, n)
+	}
+
+	a := teacher.get(class + "/sheet")
+	if a.status != http.StatusOK {
+		t.Fatalf("the word sheet = %d", a.status)
+	}
+	if n := strings.Count(a.body, `data-testid="word-card"`); n != len(names) {
+		t.Errorf("the sheet has %d cards, want %d", n, len(names))
+	}
+	for n, secret := range words {
+		if !regexp.MustCompile(`(?s)word-card-name">` + n + `<.*?word-card-words">` + secret + `<`).MatchString(a.body) {
+			t.Errorf("no card for %s with the words %q", n, secret)
+		}
+	}
+	classCode := classCodeRe.FindStringSubmatch(teacher.get(class).body)[1]
+	if !strings.Contains(a.body, classCode) || !strings.Contains(a.body, "/join/signin") {
+		t.Error("the cards do not carry the class code and the address to continue at")
+	}
+	if h := a.header.Get("Cache-Control"); h != "no-store" {
+		t.Errorf("the word sheet's Cache-Control = %q, want no-store", h)
+	}
+
+	p := teacher.get(class + "/projector")
+	if p.status != http.StatusOK || !strings.Contains(p.body, `data-testid="projector-code">`+code+`<`) {
+		t.Fatalf("the projector view = %d without the join code %s", p.status, code)
+	}
+	svg := regexp.MustCompile(`(?s)<svg[^>]*data-testid="qr-code".*?</svg>`).FindString(p.body)
+	want := w.base + "/join?code=" + code
+	if got := decodeQRSVG(t, svg); got != want {
+		t.Errorf("the projector's QR code reads %q, want %q", got, want)
+	}
+	if !strings.Contains(p.body, "which other devices cannot use") {
+		t.Error("the projector does not warn that a loopback address works on this machine only")
+	}
+	// The address opens the join form with the code in it.
+	if j := learner.get("/join?code=" + code); !strings.Contains(j.body, `value="`+code+`"`) {
+		t.Error("the QR code's address does not fill in the join code")
+	}
+	if a := teacher.post(class+"/settings", url.Values{"code": {"off"}}); a.status != http.StatusSeeOther {
+		t.Fatal(a.status)
+	}
+	if p := teacher.get(class + "/projector").body; !strings.Contains(p, `data-testid="projector-off"`) || strings.Contains(p, "qr-code") {
+		t.Error("with joining off the projector still shows a code")
+	}
+
+	for who, b := range map[string]*browser{"another teacher": other, "a learner": learner, "a stranger": w.browser()} {
+		for _, path := range []string{"/sheet", "/projector"} {
+			if a := b.get(class + path); a.status != http.StatusNotFound || strings.Contains(a.body, words["Ash"]) {
+				t.Errorf("%s on %s = %d, want 404 and no words", who, path, a.status)
+			}
+		}
+	}
+}
