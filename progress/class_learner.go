@@ -22,6 +22,29 @@ type LearnerDetail struct {
 	Attempts []AttemptDetail
 	// Exercises are the course's exercises with the learner's latest code.
 	Exercises []ExerciseDetail
+	// Quizzes are the lessons whose quiz the learner attempted, with the
+	// wait before their next attempt, for the teacher's reset.
+	Quizzes []QuizStanding
+	// Resets are the teacher's resets of the learner's quiz attempts,
+	// oldest first.
+	Resets []ResetDetail
+}
+
+// QuizStanding is where a learner stands with one lesson's quiz.
+type QuizStanding struct {
+	Lesson *lessons.Lesson
+	// FailedInRow counts the failed attempts since the last pass or
+	// reset; OpensAt is when the next attempt opens (zero or past when it
+	// is open now).
+	FailedInRow int
+	Passed      bool
+	OpensAt     time.Time
+}
+
+// ResetDetail is a reset with the lesson it was for.
+type ResetDetail struct {
+	Reset
+	Lesson *lessons.Lesson
 }
 
 // AttemptDetail is one attempt with its answers in words.
@@ -114,7 +137,60 @@ func (s *Service) ClassLearner(ctx context.Context, a Actor, classID int64, lear
 			d.Exercises = append(d.Exercises, ed)
 		}
 	}
+	for _, l := range s.Course().Lessons {
+		x, ok := l.Quiz()
+		if !ok || tries[l.Slug+"/"+x.ID] == 0 {
+			continue
+		}
+		turn, err := s.quizTurn(ctx, Actor{ID: learnerID, Known: true}, l.Slug, x)
+		if err != nil {
+			return d, err
+		}
+		d.Quizzes = append(d.Quizzes, QuizStanding{Lesson: l, FailedInRow: turn.FailedInRow, Passed: turn.Passed, OpensAt: turn.OpensAt})
+	}
+	resets, err := s.learning.Resets(ctx, learnerID)
+	if err != nil {
+		return d, err
+	}
+	for _, r := range resets {
+		if r.ClassID == c.ID {
+			lesson, _ := s.Course().Lesson(r.LessonSlug)
+			d.Resets = append(d.Resets, ResetDetail{Reset: r, Lesson: lesson})
+		}
+	}
 	return d, nil
+}
+
+// ResetQuiz lets a learner of a's class try a lesson's quiz afresh: their
+// attempts so far no longer count towards the wait after failures in a
+// row or the falling XP of a pass (quiz.QuizPassXP), so the next attempt
+// opens now and a first pass after it earns the full XP if none was
+// earned yet. XP already earned stays; the reset is recorded and listed on
+// the learner's page. Errors: NotFound for a class not a's, a learner not
+// in it, or a lesson without a quiz.
+func (s *Service) ResetQuiz(ctx context.Context, a Actor, classID int64, learnerID, lessonSlug string) (*lessons.Lesson, error) {
+	c, err := s.ownClass(ctx, a, classID)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.classes.FindMember(ctx, c.ID, learnerID); errors.Is(err, ErrNotFound) {
+		return nil, notFound("This learner is not in the class.")
+	} else if err != nil {
+		return nil, err
+	}
+	l, ok := s.Course().Lesson(lessonSlug)
+	if !ok {
+		return nil, notFound("There is no such lesson in the course.")
+	}
+	x, ok := l.Quiz()
+	if !ok {
+		return nil, notFound("This lesson has no quiz to reset.")
+	}
+	if err := s.learning.AddReset(ctx, Reset{ClassID: c.ID, LearnerID: learnerID, LessonSlug: l.Slug, WidgetID: x.ID, At: s.now()}); err != nil {
+		return nil, err
+	}
+	s.summaries.forget(learnerID)
+	return l, nil
 }
 
 // attemptDetail turns a stored attempt's answers into words, item by item;

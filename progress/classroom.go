@@ -581,6 +581,19 @@ func (s *Service) Leave(ctx context.Context, a Actor, classID int64) error {
 	return nil
 }
 
+// Membership returns the class a is in and a's membership of it, for the
+// question before leaving it. Errors: NotFound when a is not in it.
+func (s *Service) Membership(ctx context.Context, a Actor, classID int64) (Class, Member, error) {
+	m, err := s.classes.FindMember(ctx, classID, a.ID)
+	if errors.Is(err, ErrNotFound) {
+		return Class{}, Member{}, notFound("You are not in this class.")
+	} else if err != nil {
+		return Class{}, Member{}, err
+	}
+	c, err := s.classes.FindClass(ctx, classID)
+	return c, m, err
+}
+
 // RemovalUndoFor is how long a teacher can undo removing a learner from a
 // class (UndoRemoval).
 const RemovalUndoFor = 7 * 24 * time.Hour

@@ -83,6 +83,8 @@ func TestClassUseCasesAnswerNotFoundToOthers(t *testing.T) {
 		"ClassMember":     func(a progress.Actor) error { _, _, err := s.ClassMember(ctx, a, c.ID, learner.ID); return err },
 		"RecentlyRemoved": func(a progress.Actor) error { _, err := s.RecentlyRemoved(ctx, a, c.ID); return err },
 		"UndoRemoval":     func(a progress.Actor) error { _, err := s.UndoRemoval(ctx, a, c.ID, learner.ID); return err },
+		"ResetQuiz":       func(a progress.Actor) error { _, err := s.ResetQuiz(ctx, a, c.ID, learner.ID, slug); return err },
+		"ClassMembers":    func(a progress.Actor) error { _, _, err := s.ClassMembers(ctx, a, c.ID); return err },
 	}
 	for name, call := range calls {
 		for who, a := range map[string]progress.Actor{"another teacher": other, "a learner": learner} {

@@ -53,6 +53,12 @@ func (s *Service) quizTurn(ctx context.Context, a Actor, lessonSlug string, q *q
 	t := QuizTurn{Next: counts[lessonSlug+"/"+q.ID] + 1}
 	for _, r := range rows {
 		t.Next = max(t.Next, r.Number+1)
+		if r.Reset {
+			// A teacher's reset came after it: it counts for its number,
+			// not for the wait or the XP of a pass.
+			t.Passed = t.Passed || r.Passed
+			continue
+		}
 		if r.Passed {
 			t.Passed, t.FailedInRow = true, 0
 		} else {

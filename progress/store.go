@@ -93,6 +93,11 @@ type LearningStore interface {
 	RecordAttempt(ctx context.Context, a Attempt, fx AttemptEffects) (granted bool, err error)
 	// QuizAttempts returns the learner's attempts at one quiz, by number.
 	QuizAttempts(ctx context.Context, learnerID, lessonSlug, quizID string) ([]QuizAttempt, error)
+	// AddReset records a teacher's reset of a learner's quiz attempts:
+	// QuizAttempts then marks those finished at or before it Reset.
+	AddReset(ctx context.Context, r Reset) error
+	// Resets returns the learner's resets, oldest first.
+	Resets(ctx context.Context, learnerID string) ([]Reset, error)
 	// AttemptCounts returns how many widget and quiz attempts (not reviews)
 	// the learner made, keyed "lessonSlug/widgetID".
 	AttemptCounts(ctx context.Context, learnerID string) (map[string]int, error)
@@ -211,6 +216,18 @@ type QuizAttempt struct {
 	// StartedAt is when the attempt could first be taken (the previous
 	// attempt's end, or its wait's); FinishedAt when it was posted.
 	StartedAt, FinishedAt time.Time
+	// Reset is set, when read back, for an attempt a teacher's reset
+	// (Reset) came after: it counts for its number only.
+	Reset bool
+}
+
+// Reset is a teacher's reset of one learner's attempts at a lesson's quiz.
+type Reset struct {
+	// ClassID is the class the teacher reset from (0 once it is deleted).
+	ClassID              int64
+	LearnerID            string
+	LessonSlug, WidgetID string
+	At                   time.Time
 }
 
 // Award is one grant of XP under a key the learner can hold once.

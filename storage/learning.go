@@ -195,11 +195,36 @@ func (s *DB) QuizAttempts(ctx context.Context, learnerID, lessonSlug, quizID str
 	var out []progress.QuizAttempt
 	return out, s.each(ctx, "quiz attempts", func(sc scanner) error {
 		a := progress.QuizAttempt{LearnerID: learnerID, LessonSlug: lessonSlug, QuizID: quizID}
-		err := sc.Scan(&a.Number, &a.Draw, &a.Passed, at(&a.StartedAt), at(&a.FinishedAt))
+		err := sc.Scan(&a.Number, &a.Draw, &a.Passed, at(&a.StartedAt), at(&a.FinishedAt), &a.Reset)
 		out = append(out, a)
 		return err
-	}, `SELECT number, draw, passed, started_at, finished_at FROM quiz_attempts
-		WHERE learner_id = ? AND lesson_slug = ? AND quiz_id = ? ORDER BY number`, learnerID, lessonSlug, quizID)
+	}, `SELECT q.number, q.draw, q.passed, q.started_at, q.finished_at,
+			EXISTS (SELECT 1 FROM attempt_resets r WHERE r.learner_id = q.learner_id AND r.lesson_slug = q.lesson_slug
+				AND r.widget_id = q.quiz_id AND r.reset_at >= q.finished_at)
+		FROM quiz_attempts q
+		WHERE q.learner_id = ? AND q.lesson_slug = ? AND q.quiz_id = ? ORDER BY q.number`, learnerID, lessonSlug, quizID)
+}
+
+// AddReset records a teacher's reset of a learner's attempts.
+func (s *DB) AddReset(ctx context.Context, r progress.Reset) error {
+	if _, err := s.exec(ctx, `INSERT INTO attempt_resets (class_id, learner_id, lesson_slug, widget_id, reset_at) VALUES (?, ?, ?, ?, ?)`,
+		sql.NullInt64{Int64: r.ClassID, Valid: r.ClassID != 0}, r.LearnerID, r.LessonSlug, r.WidgetID, s.t(r.At)); err != nil {
+		return fmt.Errorf("storage: record a reset: %w", err)
+	}
+	return nil
+}
+
+// Resets returns the learner's resets, oldest first.
+func (s *DB) Resets(ctx context.Context, learnerID string) ([]progress.Reset, error) {
+	var out []progress.Reset
+	return out, s.each(ctx, "resets", func(sc scanner) error {
+		r := progress.Reset{LearnerID: learnerID}
+		var class sql.NullInt64
+		err := sc.Scan(&class, &r.LessonSlug, &r.WidgetID, at(&r.At))
+		r.ClassID = class.Int64
+		out = append(out, r)
+		return err
+	}, "SELECT class_id, lesson_slug, widget_id, reset_at FROM attempt_resets WHERE learner_id = ? ORDER BY reset_at, id", learnerID)
 }
 
 // AttemptCounts returns how many attempts the learner made at each widget,

@@ -87,7 +87,11 @@ func (s *Server) leave(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if ok, err := s.confirmed(w, r, ConfirmView{Title: "Leave this class?",
+	c, _, err := s.app.Membership(r.Context(), progress.ActorFrom(r.Context()), id)
+	if err != nil {
+		return err
+	}
+	if ok, err := s.confirmed(w, r, ConfirmView{Title: "Leave " + c.Name + "?",
 		Question: "Your teacher no longer sees your progress, and your secret words for this class stop working. Your own progress stays yours. To come back you join again with the class's join code, under a name of your choice.",
 		Action:   classURL(id) + "/leave", Button: "Leave the class", Cancel: "/classes"}); !ok || err != nil {
 		return err

@@ -26,6 +26,48 @@ type LearnerView struct {
 	XP        int
 	Attempts  []AttemptRow
 	Exercises []ExerciseRow
+	// Quizzes are the quizzes the learner attempted, each with a reset;
+	// Resets the resets made, in words.
+	Quizzes []QuizRow
+	Resets  []string
+}
+
+// QuizRow is one lesson's quiz on the learner's page.
+type QuizRow struct {
+	Slug, Lesson string
+	// State says where the learner stands: "passed", "2 failed in a row",
+	// "waits until 14:05".
+	State string
+}
+
+// learnerResetQuiz resets a learner's attempts at one lesson's quiz, once
+// confirmed.
+func (s *Server) learnerResetQuiz(w http.ResponseWriter, r *http.Request) error {
+	id, err := classID(r)
+	if err != nil {
+		return err
+	}
+	learner, slug := r.PathValue("learner"), r.PathValue("slug")
+	a := progress.ActorFrom(r.Context())
+	_, m, err := s.app.ClassMember(r.Context(), a, id, learner)
+	if err != nil {
+		return err
+	}
+	page := classURL(id) + "/learners/" + learner
+	l, ok := s.app.Course().Lesson(slug)
+	if !ok {
+		return &progress.Error{Kind: progress.NotFound, Message: "There is no such lesson in the course."}
+	}
+	if ok, err := s.confirmed(w, r, ConfirmView{Title: "Reset " + m.Name + "'s quiz of " + l.Title + "?",
+		Question: "Their attempts so far stop counting: any wait before the next attempt ends, and a first pass after this earns the full XP. XP already earned stays, and the reset is listed on their page.",
+		Action:   page + "/quiz/" + slug + "/reset", Button: "Reset the quiz", Cancel: page}); !ok || err != nil {
+		return err
+	}
+	if _, err := s.app.ResetQuiz(r.Context(), a, id, learner, slug); err != nil {
+		return err
+	}
+	http.Redirect(w, r, page+"?done=reset", http.StatusSeeOther)
+	return nil
 }
 
 // AttemptRow is one attempt in time order.
@@ -61,6 +103,30 @@ func (s *Server) classLearner(w http.ResponseWriter, r *http.Request) error {
 	page.TeacherView = progress.ActorFrom(r.Context()).TeacherName
 	v := LearnerView{Page: page, ClassID: d.Class.ID, ClassName: d.Class.Name,
 		ClassURL: classURL(d.Class.ID), LearnerID: d.Member.LearnerID, Name: d.Member.Name, Secret: d.Member.Secret, ClassCode: progress.ClassCode(d.Class.ID), XP: d.XP}
+	now := s.app.Now()
+	for _, q := range d.Quizzes {
+		state := "open"
+		switch {
+		case q.OpensAt.After(now):
+			state = fmt.Sprintf("%d failed in a row; waits until %s", q.FailedInRow, q.OpensAt.In(d.Zone).Format("15:04"))
+		case q.FailedInRow > 0:
+			state = fmt.Sprintf("%d failed in a row", q.FailedInRow)
+		case q.Passed:
+			state = "passed"
+		}
+		v.Quizzes = append(v.Quizzes, QuizRow{Slug: q.Lesson.Slug, Lesson: q.Lesson.Title, State: state})
+	}
+	for _, rs := range d.Resets {
+		title := rs.LessonSlug
+		if rs.Lesson != nil {
+			title = rs.Lesson.Title
+		}
+		v.Resets = append(v.Resets, "Quiz of "+title+" reset on "+rs.At.In(d.Zone).Format("2 Jan 15:04"))
+	}
+	switch r.URL.Query().Get("done") {
+	case "reset":
+		v.Done = "The quiz was reset: the next attempt opens now, and a first pass after it earns the full XP. XP already earned stays."
+	}
 	if r.URL.Query().Get("done") == "words" {
 		v.Done = "New secret words made: " + d.Member.Secret + ". The old ones no longer work, and the devices signed in with them were signed out."
 	}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -386,4 +387,73 @@ func TestDestructiveActionsAskThenSay(t *testing.T) {
 		t.Fatalf("confirmed delete = %d", a.status)
 	}
 	done(teacher.get(a.location).body, "were deleted")
+}
+
+// TestTeacherResetsAQuiz: a learner who failed a quiz often enough to wait
+// can try again at once after the teacher's reset, and a pass then earns
+// the full XP; the reset is listed on the learner's page; another teacher
+// cannot reset.
+func TestTeacherResetsAQuiz(t *testing.T) {
+	w := newDeviceWorld(t)
+	w.addTeacher("t@school.example", false)
+	w.addTeacher("other@school.example", false)
+	teacher, other := w.browser(), w.browser()
+	teacher.signIn("t@school.example")
+	other.signIn("other@school.example")
+	class := teacher.createClass("Year 9")
+	b := w.browser()
+	b.join(teacher.joinCode(class), "Red Kite")
+	l := w.app.Course().Lessons[0]
+	x, _ := l.Quiz()
+	action := "/lessons/" + l.Slug + "/widgets/" + x.ID
+	// answer posts the open attempt, right or wrong, as the page shows it;
+	// a page that still shows the attempt just graded is answered 410 with
+	// the next one, which it then answers.
+	answer := func(right bool) answer {
+		t.Helper()
+		page := b.get("/lessons/" + l.Slug).body
+		for range 3 {
+			a := b.post(action, openAttemptAnswers(t, page, x, right))
+			if a.status != http.StatusGone {
+				return a
+			}
+			page = a.body
+		}
+		t.Fatal("every post of the quiz was over")
+		return answer{}
+	}
+	for i := range quiz.QuizFailsBeforeWait {
+		if a := answer(false); a.status != http.StatusOK && a.status != http.StatusSeeOther {
+			t.Fatalf("failed attempt %d = %d", i+1, a.status)
+		}
+		w.clock.move(time.Second)
+	}
+	learner := learnerLinkRe.FindStringSubmatch(teacher.get(class).body)[1]
+	if body := teacher.get(learner).body; !strings.Contains(body, "failed in a row; waits until") {
+		t.Errorf("the learner's page does not say the learner waits:\n%s", regexp.MustCompile(`(?s)data-testid="quiz-standings".*?</ul>`).FindString(body))
+	}
+	reset := learner + "/quiz/" + l.Slug + "/reset"
+	if a := other.post(reset, confirmYes); a.status != http.StatusNotFound {
+		t.Errorf("another teacher's reset = %d, want 404", a.status)
+	}
+	if a := teacher.post(reset, nil); a.status != http.StatusOK || !strings.Contains(a.body, `data-testid="confirm-question"`) {
+		t.Errorf("a reset without confirming = %d, want the question", a.status)
+	}
+	a := teacher.post(reset, confirmYes)
+	if a.status != http.StatusSeeOther {
+		t.Fatalf("confirmed reset = %d:\n%.300s", a.status, a.body)
+	}
+	page := teacher.get(a.location).body
+	if !strings.Contains(page, `data-testid="done-note"`) || !strings.Contains(page, "Quiz of "+l.Title+" reset on") {
+		t.Error("the learner's page does not say the quiz was reset, or does not list the reset")
+	}
+
+	before, _ := strconv.Atoi(b.xp())
+	if r := answer(true); r.status != http.StatusOK && r.status != http.StatusSeeOther {
+		t.Fatalf("the attempt right after the reset = %d, want it graded:\n%.300s", r.status, r.body)
+	}
+	after, _ := strconv.Atoi(b.xp())
+	if after-before != x.XPValue() {
+		t.Errorf("the pass after the reset earned %d XP, want the full %d", after-before, x.XPValue())
+	}
 }

@@ -667,4 +667,27 @@ func testQuizAttempts(t *testing.T, s Backend) {
 	if other, _ := s.QuizAttempts(ctx, "l2", "a", "quiz"); len(other) != 0 {
 		t.Errorf("another learner has %d attempts", len(other))
 	}
+
+	// A reset marks the attempts finished at or before it, of that quiz
+	// and learner only; later attempts are not marked.
+	if err := s.AddReset(ctx, progress.Reset{LearnerID: "l1", LessonSlug: "a", WidgetID: "quiz", At: t0.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddReset(ctx, progress.Reset{LearnerID: "l1", LessonSlug: "b", WidgetID: "quiz", At: t0.Add(2 * time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := record(s, "l1", "a", "quiz", false, t0.Add(3*time.Hour), progress.AttemptEffects{Quiz: qa(3, false, t0.Add(3*time.Hour))}); err != nil {
+		t.Fatal(err)
+	}
+	got, err = s.QuizAttempts(ctx, "l1", "a", "quiz")
+	if err != nil || len(got) != 3 || !got[0].Reset || !got[1].Reset || got[2].Reset {
+		t.Errorf("after a reset at +1h the attempts are %+v (%v), want 1 and 2 reset, 3 not", got, err)
+	}
+	resets, err := s.Resets(ctx, "l1")
+	if err != nil || len(resets) != 2 || resets[0].LessonSlug != "a" || !resets[0].At.Equal(t0.Add(time.Hour)) || resets[1].LessonSlug != "b" || resets[0].ClassID != 0 {
+		t.Errorf("Resets = %+v (%v), want a's then b's, without a class", resets, err)
+	}
+	if other, _ := s.Resets(ctx, "l2"); len(other) != 0 {
+		t.Errorf("another learner has resets: %+v", other)
+	}
 }
