@@ -191,6 +191,25 @@ func (q *Quiz) MissingWhyNot() []string {
 	return out
 }
 
+// MissingCues lists, for each annotate question and variant, the hints
+// that matter without a cue of their own, as "question-id: tool: hint".
+func (q *Quiz) MissingCues() []string {
+	var out []string
+	for i := range q.Questions {
+		slot := &q.Questions[i]
+		for v := range slot.VariantCount() {
+			qn := slot.VariantAt(v)
+			if qn.kind() != QuestionAnnotate || qn.Tool == nil {
+				continue
+			}
+			for _, m := range qn.Tool.missingCues() {
+				out = append(out, qn.ID+": "+m)
+			}
+		}
+	}
+	return out
+}
+
 // kind returns the question's kind with the default applied.
 func (qn *Question) kind() string {
 	if qn.Kind == "" {
