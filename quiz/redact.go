@@ -7,11 +7,12 @@ import (
 
 // Redact returns the feedback a learner who has not passed may see. A
 // right question keeps everything. A wrong question says only that it is
-// wrong: its options keep their text and whether they were chosen, and
-// only a chosen option keeps its explanation; no option is marked correct,
-// a classify question loses its explanation, and an annotate question
-// loses every hint's verdict, expected value and explanation. Scores,
-// Passed and Missed stay. r is not modified.
+// wrong: it keeps only the options chosen, each with its explanation (for
+// a classify question, why the item does not fit the category chosen), no
+// option is marked correct, a classify question loses its explanation, and
+// an annotate question says which hints are off, each with its cue, but no
+// expected value and no explanation (see redactHints). Scores, Passed and
+// Missed stay. r is not modified.
 func (r QuizResult) Redact() QuizResult {
 	out := r
 	out.Redacted = true
@@ -35,21 +36,23 @@ func (f QuestionFeedback) redacted() QuestionFeedback {
 	if f.Right {
 		return f
 	}
-	f.Message = "Not right. The right answer and its explanation are shown once you pass."
-	opts := make([]OptionFeedback, len(f.Options))
-	for i, o := range f.Options {
-		// A chosen option keeps its explanation: for a classify question,
-		// why the item does not fit the category chosen.
-		o.Correct = false
-		if !o.Chosen {
-			o.Explanation = ""
+	// The page says once, for the whole attempt, that the right answers
+	// come with the pass.
+	f.Message = "Not right."
+	// Only the options chosen are kept, with their explanations (for a
+	// classify question, why the item does not fit the category chosen):
+	// the others, unmarked, would only lengthen the page.
+	var opts []OptionFeedback
+	for _, o := range f.Options {
+		if o.Chosen {
+			o.Correct = false
+			opts = append(opts, o)
 		}
-		opts[i] = o
 	}
 	f.Options = opts
 	f.Explanation = ""
 	if f.Kind == QuestionAnnotate && len(f.Hints) > 0 {
-		f.Message = "Not right: " + offHintsText(f.Hints) + ". The right values and their reasons are shown once you pass."
+		f.Message = "Not right: " + offHintsText(f.Hints) + "."
 	}
 	f.Hints = redactHints(f.Hints)
 	return f

@@ -37,7 +37,7 @@ func TestRedact(t *testing.T) {
 	}{
 		{"wrong single shows the chosen explanation only",
 			QuizAnswers{"channel": {"a"}, "kind": {"protocol"}, "hints": {"readOnlyHint=true", "openWorldHint=true"}},
-			[]string{"EXPL-A", "once you pass", "WHYNOT-PROTOCOL", "readOnlyHint, destructiveHint, idempotentHint and openWorldHint are off"},
+			[]string{"EXPL-A", "Not right.", "WHYNOT-PROTOCOL", "readOnlyHint, destructiveHint, idempotentHint and openWorldHint are off"},
 			[]string{"EXPL-B", "EXPL-C", "EXPL-D", "CORRECT:", "EXPL-CLASSIFY", "EXPL-RO", "EXPL-OW", "EXPL-DE", "EXPL-ID", "HINTRIGHT", "should be"}},
 		{"a wrong annotate question names its right hints but tells no reason",
 			QuizAnswers{"channel": {"a"}, "kind": {"protocol"}, "hints": {"readOnlyHint=false", "destructiveHint=true", "idempotentHint=true", "openWorldHint=true"}},
