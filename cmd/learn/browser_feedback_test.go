@@ -274,3 +274,62 @@ func TestBrowserQuizRetryAndWait(t *testing.T) {
 		})
 	}
 }
+
+// TestBrowserSmallFixes checks the small things a new learner tripped
+// over: the home tagline does not repeat the introduction, the footer has
+// no space before its full stop, a public thread's ask form says everyone
+// sees the question and its part list names each part once, /guide fits
+// 390 px (and the other test widths), and /progress tables fill their
+// boxes at 1280 and 390 px.
+func TestBrowserSmallFixes(t *testing.T) {
+	course, err := lessons.Load(lessons.BuiltIn())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lesson := course.Lessons[0]
+	base, _ := startServer(t, filepath.Join(t.TempDir(), "learn.db"))
+	b := newBrowser(t)
+	b.do(t, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="course-intro"]`)))
+	tagline, intro := b.text(t, `[data-testid="course-tagline"]`), b.text(t, `[data-testid="course-intro"]`)
+	firstWords := func(s string) string {
+		w := strings.Fields(strings.ToLower(s))
+		return strings.Join(w[:min(4, len(w))], " ")
+	}
+	if firstWords(tagline) == firstWords(intro) || strings.Contains(intro, strings.TrimSuffix(tagline, ".")) {
+		t.Errorf("the tagline %q repeats the introduction %q", tagline, intro)
+	}
+	if footer := b.text(t, `[data-testid="footer-course"]`); strings.Contains(footer, " .") {
+		t.Errorf("the footer has a space before a full stop: %q", footer)
+	}
+
+	// A learner in no class asks in public.
+	b.do(t, chromedp.Navigate(base+"/lessons/"+lesson.Slug), chromedp.WaitVisible(chromedp.CSS(`[data-testid="name-form"]`)),
+		fill(`[data-testid="name"]`, "Sam Plover"), clickSteady(`[data-testid="name-submit"]`),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="ask-form"]`)))
+	if hint := b.text(t, `[data-testid="ask-form"] .qa-hint`); strings.Contains(hint, "your class") || !strings.Contains(hint, "Everyone who opens this lesson") {
+		t.Errorf("the public ask form says %q", hint)
+	}
+	parts := eval[[]string](t, b, `[...document.querySelectorAll('#qa-part option')].map(o => o.textContent.trim())`)
+	seen := map[string]bool{}
+	for _, p := range parts {
+		if seen[p] {
+			t.Errorf("the part list names %q twice: %q", p, parts)
+		}
+		seen[p] = true
+	}
+
+	b.do(t, chromedp.Navigate(base+"/guide"), chromedp.WaitVisible(chromedp.CSS("main")))
+	checkWidths(t, b, "/guide")
+
+	b.do(t, chromedp.Navigate(base+"/progress"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="lesson-scores"]`)))
+	for _, w := range []int64{1280, 390} {
+		b.do(t, chromedp.EmulateViewport(w, 900))
+		settledWidths(t, b)
+		gaps := eval[[]int](t, b, `[...document.querySelectorAll('.table-scroll')].map(box => Math.round(box.clientWidth - box.querySelector('table').getBoundingClientRect().width))`)
+		for i, gap := range gaps {
+			if gap > 1 {
+				t.Errorf("at %d px the table in box %d is %d px narrower than its box", w, i+1, gap)
+			}
+		}
+	}
+}
