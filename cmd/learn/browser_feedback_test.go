@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"learn/lessons"
@@ -270,6 +272,18 @@ func TestBrowserQuizRetryAndWait(t *testing.T) {
 			if scripts {
 				axeHere(t, b, string(script), "the waiting quiz")
 				shot(t, b, "quiz-waiting", qscope+` [data-testid="quiz-wait"]`)
+				// Once the wait is over the page script offers the next
+				// attempt without a reload: here the page's clock runs 11
+				// minutes ahead, so the wait is over as the page opens.
+				b.do(t, chromedp.Action[chromedp.Void](func(ctx context.Context, _ *chromedp.Target) (chromedp.Void, error) {
+					_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+						Source: `{ const now = Date.now; Date.now = () => now() + 11 * 60 * 1000; }`})
+					return chromedp.Void{}, err
+				}), chromedp.Navigate(lessonURL), chromedp.WaitVisible(chromedp.CSS(qscope+` a[data-testid="quiz-retry"]`)))
+				href := eval[string](t, b, `document.querySelector('`+qscope+` a[data-testid="quiz-retry"]').getAttribute("href")`)
+				if !strings.HasPrefix(href, "/lessons/"+lesson.Slug+"?try=") {
+					t.Errorf("after the wait the retry links to %q", href)
+				}
 			}
 		})
 	}
