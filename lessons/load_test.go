@@ -70,7 +70,7 @@ func TestLoadGoodLesson(t *testing.T) {
 }
 
 const classifyBlock = "```classify\nid: kinds\nprompt: Which kind?\ncategories:\n  - {id: protocol, label: Protocol error}\n  - {id: execution, label: Tool execution error}\n" +
-	"items:\n  - {id: a, text: No such tool, answer: protocol, explanation: Finding the tool is the protocol's job.}\n```\n"
+	"items:\n  - {id: a, text: No such tool, answer: protocol, explanation: Finding the tool is the protocol's job., why_not: {execution: No tool ran.}}\n```\n"
 
 func TestLoadWidget(t *testing.T) {
 	src := strings.Replace(goodLesson, "## Section\n", "## Section\n\n"+classifyBlock, 1)

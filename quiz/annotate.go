@@ -3,6 +3,7 @@ package quiz
 import (
 	"fmt"
 	"regexp"
+	"strings"
 )
 
 // Hint names one of the four boolean tool annotations of MCP's ToolAnnotations.
@@ -45,6 +46,23 @@ func (h Hint) Meaning() string {
 	return ""
 }
 
+// Cue is a plain-language question a learner can ask of any tool to set
+// the hint, shown beside the hint where the author wrote no cue of their
+// own (HintKey.Cue).
+func (h Hint) Cue() string {
+	switch h {
+	case ReadOnlyHint:
+		return "Does it only look, changing nothing?"
+	case DestructiveHint:
+		return "Could it delete or overwrite something that was there?"
+	case IdempotentHint:
+		return "Would a second identical call change anything more?"
+	case OpenWorldHint:
+		return "Does it reach beyond a closed system, to the web or to people?"
+	}
+	return ""
+}
+
 // dependsOnReadOnly reports whether the hint only means something when the
 // tool is not read-only.
 func (h Hint) dependsOnReadOnly() bool { return h == DestructiveHint || h == IdempotentHint }
@@ -56,6 +74,9 @@ type Annotate struct {
 	ID string `yaml:"id"`
 	// Prompt is the instruction shown above the tools.
 	Prompt string `yaml:"prompt"`
+	// Think is an optional thinking prompt shown above the tools, a question
+	// to ask of each tool before setting its hints.
+	Think string `yaml:"think"`
 	// Tools are the tools to annotate; at least one.
 	Tools []Tool `yaml:"tools"`
 }
@@ -87,6 +108,41 @@ type HintKey struct {
 	Value *bool `yaml:"value"`
 	// Explanation says why, in a sentence or two; required.
 	Explanation string `yaml:"explanation"`
+	// Cue is a plain-language question about this tool that leads to the
+	// value without saying it, such as "Does sending a message change
+	// anything?"; shown beside the hint and when the hint is wrong.
+	// Optional (Hint.Cue stands in); missing is a warning (MissingCues).
+	Cue string `yaml:"cue"`
+}
+
+// CueFor returns the tool's cue for hint h, or the hint's own when the
+// author wrote none.
+func (t Tool) CueFor(h Hint) string {
+	if k := t.Hints.Get(h); k != nil && k.Cue != "" {
+		return k.Cue
+	}
+	return h.Cue()
+}
+
+// MissingCues lists the hints of each tool that have no cue of their own,
+// as "tool: hint". Hints that do not matter on a read-only tool are left
+// out.
+func (a *Annotate) MissingCues() []string {
+	var out []string
+	for _, t := range a.Tools {
+		out = append(out, t.missingCues()...)
+	}
+	return out
+}
+
+func (t Tool) missingCues() []string {
+	var out []string
+	for _, h := range AllHints() {
+		if k := t.Hints.Get(h); t.Matters(h) && (k == nil || k.Cue == "") {
+			out = append(out, t.Name+": "+string(h))
+		}
+	}
+	return out
 }
 
 // Get returns the key for one hint, or nil.
@@ -128,6 +184,7 @@ func (a *Annotate) Validate() []Problem {
 	var ps []Problem
 	ps = append(ps, checkID("id", a.ID, "annotate-tools")...)
 	ps = append(ps, checkText("prompt", a.Prompt, "the instruction, such as \"Set the hints for each tool.\"")...)
+	ps = append(ps, checkOptionalText("think", a.Think, "a question to ask of each tool, such as \"What happens if it runs twice?\"")...)
 	if len(a.Tools) == 0 {
 		ps = append(ps, Problem{Path: "tools", Message: "no tools; list at least one, each with name, description and hints"})
 	}
@@ -167,11 +224,35 @@ func validateTool(path string, t Tool) []Problem {
 		if k.Value == nil {
 			ps = append(ps, Problem{Path: joinPath(p, "value"), Message: "missing; write value: true or value: false"})
 		}
+		ps = append(ps, checkCue(joinPath(p, "cue"), k.Cue)...)
 		if t.Matters(h) {
 			ps = append(ps, checkText(joinPath(p, "explanation"), k.Explanation, "a sentence saying why "+string(h)+" has this value for this tool")...)
 		}
 	}
 	return ps
+}
+
+// checkOptionalText reports a text that is given but blank.
+func checkOptionalText(path, text, what string) []Problem {
+	if text != "" && strings.TrimSpace(text) == "" {
+		return []Problem{{Path: path, Message: "blank; leave it out or write " + what}}
+	}
+	return nil
+}
+
+// cueGivesAway finds a cue that names a value, which would give the answer.
+var cueGivesAway = regexp.MustCompile(`(?i)\b(true|false)\b`)
+
+// checkCue reports a blank cue and one that names true or false: a cue
+// leads to the value, it does not say it.
+func checkCue(path, cue string) []Problem {
+	if ps := checkOptionalText(path, cue, "a plain question that leads to the value, such as \"Does it only read?\""); ps != nil {
+		return ps
+	}
+	if cueGivesAway.MatchString(cue) {
+		return []Problem{{Path: path, Message: fmt.Sprintf("%q names a value; a cue is a question that leads to the value without saying it, such as \"Does it only read?\"", cue)}}
+	}
+	return nil
 }
 
 // AnnotateView is what the page shows of an annotate widget: tool names and
@@ -180,15 +261,28 @@ func validateTool(path string, t Tool) []Problem {
 type AnnotateView struct {
 	ID     string
 	Prompt string
-	Tools  []ToolView
+	// Think is the block's thinking prompt, "" if none.
+	Think string
+	Tools []ToolView
 	// Hints are the four hints in page order, with their defaults.
 	Hints []HintView
 }
 
-// ToolView is a tool as the page shows it.
+// ToolView is a tool as the page shows it, with its hints in page order,
+// each with the tool's cue.
 type ToolView struct {
 	Name        string
 	Description string
+	Hints       []HintView
+}
+
+// View returns the keyless view of the tool.
+func (t Tool) View() ToolView {
+	v := ToolView{Name: t.Name, Description: t.Description, Hints: hintViews()}
+	for i := range v.Hints {
+		v.Hints[i].Cue = t.CueFor(v.Hints[i].Name)
+	}
+	return v
 }
 
 // HintView is a hint as the page shows it: its name, its default and what it
@@ -199,21 +293,24 @@ type HintView struct {
 	Default                 bool
 	Meaning                 string
 	TrueChoice, FalseChoice string
+	// Cue is the plain-language question beside the hint: the tool's (see
+	// Tool.CueFor), or the hint's own in the block-wide list.
+	Cue string
 }
 
 func hintViews() []HintView {
 	var vs []HintView
 	for _, h := range AllHints() {
-		vs = append(vs, HintView{Name: h, Default: h.Default(), Meaning: h.Meaning(), TrueChoice: HintChoice(h, true), FalseChoice: HintChoice(h, false)})
+		vs = append(vs, HintView{Name: h, Default: h.Default(), Meaning: h.Meaning(), TrueChoice: HintChoice(h, true), FalseChoice: HintChoice(h, false), Cue: h.Cue()})
 	}
 	return vs
 }
 
 // View returns the keyless view the page is rendered from.
 func (a *Annotate) View() AnnotateView {
-	v := AnnotateView{ID: a.ID, Prompt: a.Prompt, Hints: hintViews()}
+	v := AnnotateView{ID: a.ID, Prompt: a.Prompt, Think: a.Think, Hints: hintViews()}
 	for _, t := range a.Tools {
-		v.Tools = append(v.Tools, ToolView{Name: t.Name, Description: t.Description})
+		v.Tools = append(v.Tools, t.View())
 	}
 	return v
 }
@@ -261,6 +358,9 @@ type HintFeedback struct {
 	// Explanation is the author's reason ("" only where Matters is false
 	// and the author gave none).
 	Explanation string
+	// Cue is the tool's plain-language question for this hint (see
+	// Tool.CueFor).
+	Cue string
 }
 
 // GradeAnnotate checks every hint of every tool of a against answers.
@@ -286,7 +386,7 @@ func GradeAnnotate(a *Annotate, answers AnnotateAnswers) AnnotateFeedback {
 func gradeTool(t Tool, given map[Hint]bool) ToolFeedback {
 	tf := ToolFeedback{Name: t.Name, Right: true}
 	for _, h := range AllHints() {
-		f := HintFeedback{Hint: h, Default: h.Default(), Matters: t.Matters(h)}
+		f := HintFeedback{Hint: h, Default: h.Default(), Matters: t.Matters(h), Cue: t.CueFor(h)}
 		if v, ok := given[h]; ok {
 			f.Given = &v
 		}

@@ -1,6 +1,9 @@
 package quiz
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Classify is the "Which kind of error?" widget: the learner sorts items,
 // each a failure described in a sentence, into named categories.
@@ -21,6 +24,10 @@ type Category struct {
 	ID string `yaml:"id"`
 	// Label is shown to the learner, such as "Protocol error".
 	Label string `yaml:"label"`
+	// WhyNot, optional, says what an item would need to fit this category,
+	// shown to a learner who chose it wrongly when the item has no why_not
+	// of its own for it.
+	WhyNot string `yaml:"why_not"`
 }
 
 // ClassifyItem is one thing to sort, with its key and its explanation.
@@ -31,8 +38,14 @@ type ClassifyItem struct {
 	// Answer is the id of the right category.
 	Answer string `yaml:"answer"`
 	// Explanation, one or two sentences written for this item, is shown
-	// after checking whether the learner was right or not.
+	// once the learner has it right.
 	Explanation string `yaml:"explanation"`
+	// WhyNot says, for a category other than the answer, why the item does
+	// not fit it: keyed by category id, shown when the learner chooses that
+	// category, so a wrong choice teaches without naming the right one.
+	// Optional; a wrong category without one is a warning (see
+	// MissingWhyNot).
+	WhyNot map[string]string `yaml:"why_not"`
 }
 
 // Kind returns KindClassify.
@@ -59,6 +72,7 @@ func (c *Classify) Validate() []Problem {
 		ps = append(ps, checkText(joinPath(p, "text"), it.Text, "the failure in a sentence")...)
 		ps = append(ps, checkAnswer(joinPath(p, "answer"), it.Answer, c.Categories)...)
 		ps = append(ps, checkText(joinPath(p, "explanation"), it.Explanation, "one or two sentences saying why this item belongs in its category")...)
+		ps = append(ps, checkWhyNot(joinPath(p, "why_not"), it.WhyNot, it.Answer, c.Categories)...)
 	}
 	ps = append(ps, dupIDs("items", "id", ids)...)
 	return ps
@@ -75,6 +89,7 @@ func validateCategories(path string, cats []Category) []Problem {
 		ids[i] = c.ID
 		ps = append(ps, checkID(joinPath(p, "id"), c.ID, "protocol")...)
 		ps = append(ps, checkText(joinPath(p, "label"), c.Label, "the name shown to the learner, such as \"Protocol error\"")...)
+		ps = append(ps, checkOptionalText(joinPath(p, "why_not"), c.WhyNot, "what an item needs to be a "+c.Label)...)
 	}
 	return append(ps, dupIDs(path, "id", ids)...)
 }
@@ -91,6 +106,80 @@ func checkAnswer(path, answer string, cats []Category) []Problem {
 		return []Problem{{Path: path, Message: fmt.Sprintf("missing; name the right category, one of %q", ids)}}
 	}
 	return []Problem{{Path: path, Message: fmt.Sprintf("unknown category %q; the answer must be one of the category ids %q", answer, ids)}}
+}
+
+// checkWhyNot reports why-not texts that name no category, that name the
+// right one, or that are empty.
+func checkWhyNot(path string, whyNot map[string]string, answer string, cats []Category) []Problem {
+	var ps []Problem
+	for _, id := range sortedKeys(whyNot) {
+		p := joinPath(path, id)
+		switch {
+		case categoryLabel(cats, id) == "":
+			ps = append(ps, Problem{Path: p, Message: fmt.Sprintf("%q is not one of the category ids %q; key each text by a wrong category's id", id, categoryIDs(cats))})
+		case id == answer:
+			ps = append(ps, Problem{Path: p, Message: fmt.Sprintf("%q is the right category; why_not explains the wrong ones, and explanation the right one", id)})
+		default:
+			ps = append(ps, checkText(p, whyNot[id], "a sentence saying why the item is not a "+categoryLabel(cats, id))...)
+		}
+	}
+	return ps
+}
+
+// whyNotFor returns why an item does not fit the category given: the
+// item's own text for it, else the category's; "" if neither is written.
+func whyNotFor(whyNot map[string]string, cats []Category, given string) string {
+	if t := whyNot[given]; t != "" {
+		return t
+	}
+	for _, c := range cats {
+		if c.ID == given {
+			return c.WhyNot
+		}
+	}
+	return ""
+}
+
+// missingWhyNot returns the ids of the wrong categories that have no
+// why-not text, the item's or the category's.
+func missingWhyNot(whyNot map[string]string, answer string, cats []Category) []string {
+	var out []string
+	for _, c := range cats {
+		if c.ID != answer && whyNotFor(whyNot, cats, c.ID) == "" {
+			out = append(out, c.ID)
+		}
+	}
+	return out
+}
+
+// MissingWhyNot lists, for each item, the wrong categories without a
+// why-not text, as "item-id: category-id"; a learner who picks one of them
+// is only told to think again.
+func (c *Classify) MissingWhyNot() []string {
+	var out []string
+	for _, it := range c.Items {
+		for _, id := range missingWhyNot(it.WhyNot, it.Answer, c.Categories) {
+			out = append(out, it.ID+": "+id)
+		}
+	}
+	return out
+}
+
+func categoryIDs(cats []Category) []string {
+	ids := make([]string, len(cats))
+	for i, c := range cats {
+		ids[i] = c.ID
+	}
+	return ids
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 func categoryLabel(cats []Category, id string) string {
@@ -170,6 +259,9 @@ type ItemFeedback struct {
 	Message string
 	// Explanation is the author's explanation for this item.
 	Explanation string
+	// WhyNot is the author's reason the chosen category does not fit (""
+	// when the item is right, unanswered, or the author wrote none).
+	WhyNot string
 }
 
 // GradeClassify checks every item of c against answers. An unanswered item
@@ -179,6 +271,9 @@ func GradeClassify(c *Classify, answers ClassifyAnswers) ClassifyFeedback {
 	for _, it := range c.Items {
 		f := gradeCategory(it.ID, it.Text, c.Categories, it.Answer, answers[it.ID])
 		f.Explanation = it.Explanation
+		if !f.Right {
+			f.WhyNot = whyNotFor(it.WhyNot, c.Categories, f.Given)
+		}
 		if f.Right {
 			fb.Score++
 		} else {
@@ -218,7 +313,7 @@ func (c *Classify) ItemQuestion(itemID string) (q Question, ok bool) {
 		if it.ID == itemID {
 			return Question{
 				ID: it.ID, Kind: QuestionClassify, Prompt: c.Prompt, Text: it.Text,
-				Categories: c.Categories, Answer: it.Answer, Explanation: it.Explanation,
+				Categories: c.Categories, Answer: it.Answer, Explanation: it.Explanation, WhyNot: it.WhyNot,
 			}, true
 		}
 	}

@@ -83,6 +83,68 @@ tools:
 			wantMsg: `did you mean "readOnlyHint"`,
 		},
 		{
+			name: "why_not naming the right category",
+			kind: KindClassify,
+			src: `id: c
+prompt: P
+categories: [{id: protocol, label: Protocol error}, {id: execution, label: Tool execution error}]
+items:
+  - {id: a, text: No such tool, answer: protocol, explanation: E., why_not: {protocol: X.}}
+`,
+			wantPath: "items[0].why_not.protocol", wantLine: 5, wantMsg: "is the right category",
+		},
+		{
+			name: "why_not naming no category",
+			kind: KindClassify,
+			src: `id: c
+prompt: P
+categories: [{id: protocol, label: Protocol error}, {id: execution, label: Tool execution error}]
+items:
+  - {id: a, text: No such tool, answer: protocol, explanation: E., why_not: {exec: X.}}
+`,
+			wantPath: "items[0].why_not.exec", wantLine: 5, wantMsg: "is not one of the category ids",
+		},
+		{
+			name: "blank why_not of a category",
+			kind: KindClassify,
+			src: `id: c
+prompt: P
+categories: [{id: protocol, label: Protocol error, why_not: " "}, {id: execution, label: Tool execution error}]
+items:
+  - {id: a, text: No such tool, answer: protocol, explanation: E.}
+`,
+			wantPath: "categories[0].why_not", wantLine: 3, wantMsg: "blank",
+		},
+		{
+			name: "cue that says the value",
+			kind: KindAnnotate,
+			src: `id: a
+prompt: Set the hints.
+tools:
+  - name: search
+    description: Searches.
+    hints:
+      readOnlyHint: {value: true, explanation: It reads., cue: "True: it only reads"}
+      openWorldHint: {value: true, explanation: The web.}
+`,
+			wantPath: "tools[0].hints.readOnlyHint.cue", wantLine: 7, wantMsg: "names a value",
+		},
+		{
+			name: "why_not on a single question",
+			kind: KindQuiz,
+			src: `id: q
+pass: 1
+questions:
+  - id: one
+    prompt: P?
+    why_not: {a: X.}
+    options:
+      - {id: a, text: A, explanation: EA.}
+      - {id: b, text: B, correct: true, explanation: EB.}
+`,
+			wantPath: "questions[0].why_not", wantLine: 6, wantMsg: "not used by a single question",
+		},
+		{
 			name:     "unknown top-level key",
 			kind:     KindQuiz,
 			src:      "id: q\npassmark: 3\nquestions: []\n",

@@ -228,9 +228,25 @@
 // Classify and Annotate have the same CheckComplete. GradeDraw then grades
 // the versions shown. Until the quiz is passed the learner sees
 // QuizResult.Shown, which is Redact: which questions were wrong and, for a
-// wrong question, only the explanations of the options the learner chose;
-// never a right key. Once passed, and in spaced review, the whole feedback
-// shows.
+// wrong question, only the options the learner chose with their
+// explanations (for a classify question, the why_not of the category
+// chosen), and for an annotate question which hints are off, each with its
+// cue; never a right key. Once passed, and in spaced review, the whole
+// feedback shows.
+//
+// # Feedback that teaches
+//
+// A classify item may say, per wrong category, why the item does not fit
+// it (ClassifyItem.WhyNot, or Category.WhyNot for every item); a learner
+// who chooses that category reads it, and not the right one. Each hint of
+// an annotate tool may carry a cue (HintKey.Cue), a plain question that
+// leads to the value without saying it (one naming true or false is
+// refused); Hint.Cue stands in where the author wrote none. A tool not
+// right yet says which of its hints are off, each with its cue, and which
+// are right, but no expected value and no explanation: a reason may tell
+// the value of another hint. An annotate block may carry a thinking prompt
+// (Annotate.Think). MissingWhyNot and MissingCues list the gaps, which
+// learn check reports as warnings.
 //
 // # Keys never reach the page
 //

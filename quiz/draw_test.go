@@ -42,6 +42,7 @@ questions:
     categories: [{id: protocol, label: Protocol error}, {id: execution, label: Tool execution error}]
     answer: execution
     explanation: EXPL-CLASSIFY
+    why_not: {protocol: WHYNOT-PROTOCOL}
   - id: hints
     kind: annotate
     prompt: Set the hints.

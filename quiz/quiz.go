@@ -67,6 +67,10 @@ type Question struct {
 	Categories  []Category `yaml:"categories"`
 	Answer      string     `yaml:"answer"`
 	Explanation string     `yaml:"explanation"`
+	// WhyNot, for classify, says why the item is not each wrong category,
+	// keyed by category id (see ClassifyItem.WhyNot); the learner sees the
+	// text of the category chosen.
+	WhyNot map[string]string `yaml:"why_not"`
 
 	// Tool is for annotate: one tool with its key.
 	Tool *Tool `yaml:"tool"`
@@ -156,6 +160,53 @@ func (qn *Question) VariantAt(v int) Question {
 		out.Kind = qn.kind()
 	}
 	out.Variants = nil
+	return out
+}
+
+// whyNotOption is the explanation of a category option: why the item does
+// not fit it, "" for the right one.
+func whyNotOption(qn *Question, id string) string {
+	if id == qn.Answer {
+		return ""
+	}
+	return whyNotFor(qn.WhyNot, qn.Categories, id)
+}
+
+// MissingWhyNot lists, for each classify question and variant, the wrong
+// categories without a why-not text, as "question-id: category-id".
+func (q *Quiz) MissingWhyNot() []string {
+	var out []string
+	for i := range q.Questions {
+		slot := &q.Questions[i]
+		for v := range slot.VariantCount() {
+			qn := slot.VariantAt(v)
+			if qn.kind() != QuestionClassify {
+				continue
+			}
+			for _, id := range missingWhyNot(qn.WhyNot, qn.Answer, qn.Categories) {
+				out = append(out, qn.ID+": "+id)
+			}
+		}
+	}
+	return out
+}
+
+// MissingCues lists, for each annotate question and variant, the hints
+// that matter without a cue of their own, as "question-id: tool: hint".
+func (q *Quiz) MissingCues() []string {
+	var out []string
+	for i := range q.Questions {
+		slot := &q.Questions[i]
+		for v := range slot.VariantCount() {
+			qn := slot.VariantAt(v)
+			if qn.kind() != QuestionAnnotate || qn.Tool == nil {
+				continue
+			}
+			for _, m := range qn.Tool.missingCues() {
+				out = append(out, qn.ID+": "+m)
+			}
+		}
+	}
 	return out
 }
 
@@ -321,12 +372,14 @@ func (qn *Question) validate(path string) []Problem {
 		unused("categories", len(qn.Categories) > 0)
 		unused("answer", qn.Answer != "")
 		unused("explanation", qn.Explanation != "")
+		unused("why_not", len(qn.WhyNot) > 0)
 		unused("tool", qn.Tool != nil)
 	case QuestionClassify:
 		ps = append(ps, checkText(joinPath(path, "text"), qn.Text, "the item to classify, such as a failure in a sentence")...)
 		ps = append(ps, validateCategories(joinPath(path, "categories"), qn.Categories)...)
 		ps = append(ps, checkAnswer(joinPath(path, "answer"), qn.Answer, qn.Categories)...)
 		ps = append(ps, checkText(joinPath(path, "explanation"), qn.Explanation, "one or two sentences saying why the item belongs in its category")...)
+		ps = append(ps, checkWhyNot(joinPath(path, "why_not"), qn.WhyNot, qn.Answer, qn.Categories)...)
 		unused("options", len(qn.Options) > 0)
 		unused("tool", qn.Tool != nil)
 	case QuestionAnnotate:
@@ -340,6 +393,7 @@ func (qn *Question) validate(path string) []Problem {
 		unused("categories", len(qn.Categories) > 0)
 		unused("answer", qn.Answer != "")
 		unused("explanation", qn.Explanation != "")
+		unused("why_not", len(qn.WhyNot) > 0)
 	default:
 		ps = append(ps, Problem{Path: joinPath(path, "kind"), Message: fmt.Sprintf("unknown kind %q; use single, multiple, classify or annotate", qn.Kind)})
 	}
@@ -423,10 +477,12 @@ func (qn *Question) View() QuestionView {
 		v.Text = qn.Text
 		v.Categories = categoryViews(qn.Categories)
 	case QuestionAnnotate:
-		if qn.Tool != nil {
-			v.Tool = &ToolView{Name: qn.Tool.Name, Description: qn.Tool.Description}
-		}
 		v.Hints = hintViews()
+		if qn.Tool != nil {
+			tv := qn.Tool.View()
+			v.Tool = &tv
+			v.Hints = tv.Hints
+		}
 	}
 	return v
 }
@@ -596,7 +652,8 @@ func GradeQuestion(qn *Question, choices []string) QuestionFeedback {
 	case QuestionClassify:
 		f.Text, f.Explanation = qn.Text, qn.Explanation
 		for _, c := range qn.Categories {
-			f.Options = append(f.Options, OptionFeedback{ID: c.ID, Text: c.Label, Chosen: chosen[c.ID], Correct: c.ID == qn.Answer})
+			// A wrong category's explanation is why the item does not fit it.
+			f.Options = append(f.Options, OptionFeedback{ID: c.ID, Text: c.Label, Chosen: chosen[c.ID], Correct: c.ID == qn.Answer, Explanation: whyNotOption(qn, c.ID)})
 		}
 		given := ""
 		if len(distinct) == 1 {
@@ -612,7 +669,8 @@ func GradeQuestion(qn *Question, choices []string) QuestionFeedback {
 			f.Message = "This question has no tool."
 			break
 		}
-		f.Tool = &ToolView{Name: qn.Tool.Name, Description: qn.Tool.Description}
+		tv := qn.Tool.View()
+		f.Tool = &tv
 		hints, bad := ParseHintChoices(distinct)
 		tf := gradeTool(*qn.Tool, hints)
 		f.Hints = tf.Hints

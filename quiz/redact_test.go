@@ -37,8 +37,12 @@ func TestRedact(t *testing.T) {
 	}{
 		{"wrong single shows the chosen explanation only",
 			QuizAnswers{"channel": {"a"}, "kind": {"protocol"}, "hints": {"readOnlyHint=true", "openWorldHint=true"}},
-			[]string{"EXPL-A", "once you pass"},
-			[]string{"EXPL-B", "EXPL-C", "EXPL-D", "CORRECT:", "EXPL-CLASSIFY", "EXPL-RO", "EXPL-OW", "HINTRIGHT", "should be"}},
+			[]string{"EXPL-A", "Not right.", "WHYNOT-PROTOCOL", "readOnlyHint, destructiveHint, idempotentHint and openWorldHint are off"},
+			[]string{"EXPL-B", "EXPL-C", "EXPL-D", "CORRECT:", "EXPL-CLASSIFY", "EXPL-RO", "EXPL-OW", "EXPL-DE", "EXPL-ID", "HINTRIGHT", "should be"}},
+		{"a wrong annotate question names its right hints but tells no reason",
+			QuizAnswers{"channel": {"a"}, "kind": {"protocol"}, "hints": {"readOnlyHint=false", "destructiveHint=true", "idempotentHint=true", "openWorldHint=true"}},
+			[]string{"openWorldHint is off", "HINTRIGHT"},
+			[]string{"EXPL-RO", "EXPL-DE", "EXPL-ID", "EXPL-OW", "should be"}},
 		{"a right question keeps all its feedback",
 			QuizAnswers{"channel": {"b"}, "kind": {"protocol"}, "hints": {"readOnlyHint=true", "openWorldHint=true"}},
 			[]string{"EXPL-A", "EXPL-B", "CORRECT:b"},
@@ -95,8 +99,44 @@ func TestRedactWidgets(t *testing.T) {
 		Idempotent: &HintKey{Value: &tr, Explanation: "SECRET"}, OpenWorld: &HintKey{Value: &fa, Explanation: "SECRET"}}}}}
 	afb := GradeAnnotate(a, AnnotateAnswers{"t": {ReadOnlyHint: false, DestructiveHint: false, IdempotentHint: true, OpenWorldHint: false}}).Shown()
 	for _, h := range afb.Tools[0].Hints {
-		if h.Explanation != "" || h.Right || h.Expected || strings.Contains(h.Message, "should be") {
+		if h.Explanation != "" || h.Expected || strings.Contains(h.Message, "should be") {
 			t.Errorf("hint %s of a wrong tool reveals its key: %+v", h.Hint, h)
 		}
+		// Which hints are off is said, each with its cue; the value of an
+		// off hint is not.
+		if wantRight := h.Hint != DestructiveHint; h.Right != wantRight || h.Cue != h.Hint.Cue() {
+			t.Errorf("hint %s: Right %t, cue %q; want Right %t and the hint's cue", h.Hint, h.Right, h.Cue, wantRight)
+		}
+	}
+	if off := afb.Off(); len(off) != 1 || off[0].Name != "t" || len(off[0].Hints) != 1 || off[0].Hints[0] != DestructiveHint {
+		t.Errorf("Off() = %+v, want destructiveHint of t", off)
+	}
+}
+
+// TestRedactClassifyWhyNot: a wrong item keeps why the chosen category
+// does not fit it, the item's own text before the category's, and never
+// the right category.
+func TestRedactClassifyWhyNot(t *testing.T) {
+	cats := []Category{{ID: "x", Label: "Ex", WhyNot: "CAT-X"}, {ID: "y", Label: "Why", WhyNot: "CAT-Y"}, {ID: "z", Label: "Zed"}}
+	c := &Classify{ID: "c", Prompt: "P", Categories: cats, Items: []ClassifyItem{
+		{ID: "one", Text: "First", Answer: "z", Explanation: "SECRET-1", WhyNot: map[string]string{"x": "ITEM-X"}},
+	}}
+	tests := []struct {
+		name, given, whyNot, message string
+	}{
+		{"the item's own text", "x", "ITEM-X", "Not right: you chose “Ex”."},
+		{"the category's text when the item has none", "y", "CAT-Y", "Not right: you chose “Why”."},
+		{"the right one has none", "z", "", "Right: a Zed."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			it := GradeClassify(c, ClassifyAnswers{"one": tt.given}).Shown().Items[0]
+			if it.WhyNot != tt.whyNot || it.Message != tt.message {
+				t.Errorf("WhyNot %q, Message %q; want %q, %q", it.WhyNot, it.Message, tt.whyNot, tt.message)
+			}
+			if !it.Right && (it.Explanation != "" || it.AnswerLabel != "" || strings.Contains(it.Message+it.WhyNot, "Zed")) {
+				t.Errorf("a wrong item reveals its key: %+v", it)
+			}
+		})
 	}
 }

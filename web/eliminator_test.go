@@ -130,6 +130,9 @@ func readQuiz(page string) (attempt string, qs []shownQuestion) {
 	return attempt, qs
 }
 
+// opensAtRe finds when a waiting quiz's next attempt opens.
+var opensAtRe = regexp.MustCompile(`data-opens-at="([^"]+)"`)
+
 // settableClock is the server's clock, moved by the test.
 type settableClock struct {
 	mu sync.Mutex
@@ -160,6 +163,17 @@ func eliminate(t *testing.T, base, slug, quizID string, clock *settableClock, se
 	action := widgetAction(slug, quizID)
 	for n := 1; n <= maxPosts; n++ {
 		_, page := c.get("/lessons/" + slug)
+		if m := opensAtRe.FindStringSubmatch(page); m != nil {
+			// The page says the next attempt opens later and shows no
+			// questions: the eliminator sleeps it off, on the simulated clock.
+			at, err := time.Parse(time.RFC3339, m[1])
+			if err != nil {
+				t.Fatalf("%s: the wait's time %q: %v", slug, m[1], err)
+			}
+			clock.add(max(at.Sub(clock.now()), time.Second))
+			n-- // no post was made
+			continue
+		}
 		attempt, qs := readQuiz(page)
 		if attempt == "" || len(qs) == 0 {
 			t.Fatalf("%s: the page shows no quiz form", slug)

@@ -148,7 +148,11 @@ func (s *Server) lessonView(r *http.Request, lesson *lessons.Lesson, o lessonOve
 			if q, ok := w.Value.(*quiz.Quiz); ok {
 				draw = progress.QuizDraw(a, q, attempt)
 			}
-			v.Body = append(v.Body, BodyPart{Widget: learnerWidgetView(lesson, w, sum, draw, attempt)})
+			wv := learnerWidgetView(lesson, w, sum, draw, attempt)
+			if err := s.withQuizWait(r, lesson, w, sum, wv); err != nil {
+				return v, err
+			}
+			v.Body = append(v.Body, BodyPart{Widget: wv})
 		}
 	}
 	if lesson.TakeawaysAt >= len(lesson.Segments) && lesson.Takeaways != "" {

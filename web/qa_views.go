@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"learn/lessons"
@@ -94,6 +95,26 @@ type qaDraft struct {
 	problem, text, form string
 }
 
+// partChoices are the parts a question may be about, each title once: a
+// heading named like an interactive part ("Lesson quiz" above the quiz)
+// gives way to that part.
+func partChoices(parts []lessons.Part) []lessons.Part {
+	widgets := map[string]bool{}
+	for _, p := range parts {
+		if p.Kind != "heading" {
+			widgets[strings.ToLower(p.Title)] = true
+		}
+	}
+	var out []lessons.Part
+	for _, p := range parts {
+		if p.Kind == "heading" && widgets[strings.ToLower(p.Title)] {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 // qaView builds the questions section of a lesson for the request's
 // learner. about preselects the part of the ask form.
 func (s *Server) qaView(r *http.Request, lesson *lessons.Lesson, d qaDraft) (QAView, error) {
@@ -114,7 +135,7 @@ func (s *Server) qaView(r *http.Request, lesson *lessons.Lesson, d qaDraft) (QAV
 		}
 	}
 	about := r.URL.Query().Get("about")
-	for _, p := range qa.Parts {
+	for _, p := range partChoices(qa.Parts) {
 		v.Parts = append(v.Parts, PartOption{Key: p.Key(), Title: p.Title, Selected: p.Key() == about})
 	}
 	for _, t := range qa.Threads {

@@ -157,7 +157,7 @@ func reviewPage(v ReviewView) templ.Component {
 					}
 				}
 				if v.Answered.Feedback != nil {
-					templ_7745c5c3_Err = questionFeedback(*v.Answered.Feedback).Render(ctx, templ_7745c5c3_Buffer)
+					templ_7745c5c3_Err = questionFeedback(*v.Answered.Feedback, false).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

@@ -16,6 +16,7 @@ func (s *Server) routes() http.Handler {
 
 	mux.Handle("GET /{$}", s.handle(s.homeShow))
 	mux.Handle("GET /lessons/{slug}", s.handle(s.lessonShow))
+	mux.Handle("GET /lessons/{slug}/widgets/{id}", s.handle(s.widgetShow))
 	mux.Handle("POST /lessons/{slug}/widgets/{id}", s.capForm(s.handle(s.graded(s.widgetCheck))))
 	mux.Handle("POST /lessons/{slug}/exercises/{id}", s.handle(s.exerciseForm))
 	mux.Handle("POST /api/exercises/{id}/run", s.handle(s.apiExercise(grading.Run)))

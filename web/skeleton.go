@@ -251,7 +251,11 @@ func (s *Server) writePart(r *http.Request, buf *bytes.Buffer, lesson *lessons.L
 		draw = progress.QuizDraw(progress.ActorFrom(r.Context()), q, attempt)
 	}
 	if touched(sum, lesson, w) {
-		return widget(learnerWidgetView(lesson, w, sum, draw, attempt)).Render(r.Context(), buf)
+		wv := learnerWidgetView(lesson, w, sum, draw, attempt)
+		if err := s.withQuizWait(r, lesson, w, sum, wv); err != nil {
+			return err
+		}
+		return widget(wv).Render(r.Context(), buf)
 	}
 	b, err := s.drawnWidget(r, lesson, w, draw, attempt)
 	if err != nil {

@@ -177,9 +177,13 @@ type WidgetView struct {
 	QuizResult       *quiz.QuizResult
 	// Attempt is the quiz attempt the shown order belongs to.
 	Attempt int
-	// RetryLabel is the failed quiz's retry link: when the next attempt
-	// opens, if the learner must wait.
-	RetryLabel string
+	// RetryURL is where a failed quiz's retry starts: the lesson page,
+	// by an address of its own so that following it loads the next
+	// attempt, at the quiz.
+	RetryURL string
+	// Wait, when set, is the wait before the next quiz attempt opens,
+	// after failures in a row: the page says when and offers no submit.
+	Wait *QuizWait
 
 	// Answers are the learner's last answers by form field name, to keep
 	// their choices checked.
@@ -199,6 +203,18 @@ type WidgetView struct {
 	Status *PartStatus
 	// Folded puts a passed quiz's form behind "take it again".
 	Folded bool
+}
+
+// QuizWait is the wait before a learner's next quiz attempt, as the page
+// says it.
+type QuizWait struct {
+	// Text says why and when, in the learner's zone and in minutes.
+	Text string
+	// Label is the disabled retry button's: "Try again at 15:04 CET".
+	Label string
+	// OpensAt is the time in RFC 3339, for the page script to offer the
+	// attempt then.
+	OpensAt string
 }
 
 // Chosen reports whether value was the learner's answer for field.

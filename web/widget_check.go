@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -39,11 +40,35 @@ func (s *Server) widgetCheck(w http.ResponseWriter, r *http.Request) error {
 		}
 		// An incomplete post: the form again, as it was, with the message.
 		return withForm(err, func(w http.ResponseWriter, r *http.Request, status int, message string) error {
-			return s.answerWidget(w, r, out, refusedView(out, tz, message), status)
+			view := refusedView(out, tz, message)
+			// A quiz post while the learner waits: the form says when the
+			// next attempt opens, as the page does.
+			if err := s.withQuizWait(r, out.Lesson, out.Widget, summaryFrom(r.Context()), view); err != nil {
+				return err
+			}
+			return s.answerWidget(w, r, out, view, status)
 		})
 	}
 	r = withSummary(r, out.Summary)
 	return s.answerWidget(w, r, out, checkedView(out, tz), http.StatusOK)
+}
+
+// widgetShow answers a GET of a widget's form address, which a browser
+// shows after a refused plain post (the page drawn at the address posted
+// to) and asks again on reload: it sends the learner to the lesson at the
+// widget.
+func (s *Server) widgetShow(w http.ResponseWriter, r *http.Request) error {
+	slug, id := r.PathValue("slug"), r.PathValue("id")
+	lesson, ok := s.course().Lesson(slug)
+	if !ok {
+		return notFoundError(fmt.Sprintf("There is no lesson called %q. The course home lists every lesson.", slug))
+	}
+	target := "/lessons/" + url.PathEscape(lesson.Slug)
+	if _, ok := lesson.Widget(id); ok {
+		target += "#w-" + id
+	}
+	http.Redirect(w, r, target, http.StatusSeeOther)
+	return nil
 }
 
 // answerWidget answers a widget post with its redrawn view: JSON for the

@@ -182,6 +182,36 @@ func explanations(w *lessons.Widget) []string {
 	return out
 }
 
+// whyNots lists every why-not text a widget holds: shown only to a
+// learner who chose that category.
+func whyNots(w *lessons.Widget) []string {
+	var out []string
+	add := func(cats []quiz.Category, m map[string]string) {
+		for _, c := range cats {
+			if c.WhyNot != "" {
+				out = append(out, c.WhyNot)
+			}
+		}
+		for _, v := range m {
+			out = append(out, v)
+		}
+	}
+	switch x := w.Value.(type) {
+	case *quiz.Classify:
+		for _, it := range x.Items {
+			add(x.Categories, it.WhyNot)
+		}
+	case *quiz.Quiz:
+		for i := range x.Questions {
+			for v := range x.Questions[i].VariantCount() {
+				q := x.Questions[i].VariantAt(v)
+				add(q.Categories, q.WhyNot)
+			}
+		}
+	}
+	return out
+}
+
 // htmlText undoes the escaping templ applies, so explanations can be found.
 func htmlText(s string) string {
 	return strings.NewReplacer("&#39;", "'", "&#34;", `"`, "&quot;", `"`, "&amp;", "&", "&lt;", "<", "&gt;", ">").Replace(s)
@@ -225,6 +255,12 @@ func TestPagesCarryNoKeys(t *testing.T) {
 				checked++
 				if strings.Contains(body, e) {
 					t.Errorf("%s: the page shows the explanation %q before any answer", l.Slug, e)
+				}
+			}
+			for _, e := range whyNots(seg.Widget) {
+				checked++
+				if strings.Contains(body, e) {
+					t.Errorf("%s: the page shows why a category does not fit, %q, before any answer", l.Slug, e)
 				}
 			}
 		}

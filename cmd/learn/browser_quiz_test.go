@@ -140,7 +140,7 @@ func TestBrowserQuizLoop(t *testing.T) {
 	b.do(t, clickAll(clicks)...)
 	b.do(t, chromedp.Click(chromedp.CSS(cscope+` button[type="submit"]`)),
 		chromedp.WaitVisible(chromedp.CSS(cscope+` [data-testid="feedback"]`)))
-	want := fmt.Sprintf("%d of %d right.", len(classify.Items)-1, len(classify.Items))
+	want := fmt.Sprintf("%d of %d right. Look again at item 1.", len(classify.Items)-1, len(classify.Items))
 	if got := b.text(t, cscope+` [data-testid="outcome"]`); got != want {
 		t.Errorf("classify outcome = %q, want %q", got, want)
 	}

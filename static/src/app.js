@@ -45,7 +45,32 @@ function markDone(anchor) {
   }
 }
 
+// openWhenDue turns each waiting quiz's disabled retry button into the
+// retry link when the next attempt opens (the server says when).
+function openWhenDue(root) {
+  for (const button of root.querySelectorAll("button[data-opens-at]")) {
+    const due = Date.parse(button.dataset.opensAt) - Date.now();
+    const open = () => {
+      if (!button.isConnected) return;
+      const link = document.createElement("a");
+      link.className = "button";
+      link.href = button.dataset.href;
+      link.dataset.testid = "quiz-retry";
+      link.textContent = "Try again with new questions";
+      button.replaceWith(link);
+    };
+    // A timer longer than about 24 days fires at once; waits are an hour
+    // at most.
+    if (due <= 0) open();
+    else if (due < 2 ** 31) setTimeout(open, due);
+  }
+}
+
 // Widget forms: submit in place and swap in the feedback the server drew.
+// The server answers a refused post (incomplete, an attempt already over,
+// or a wait after failures) with the form redrawn and its reason, which is
+// shown in place too; only a network failure or an answer that is not the
+// server's JSON falls back to a plain post.
 async function submitInPlace(event) {
   const form = event.target.closest("form[data-widget-form]");
   if (!form) return;
@@ -59,17 +84,20 @@ async function submitInPlace(event) {
       headers: { Accept: "application/json" },
       credentials: "same-origin",
     });
-    if (!response.ok) throw new Error(`server answered ${response.status}`);
+    const type = response.headers.get("Content-Type") || "";
+    if (!type.startsWith("application/json")) throw new Error(`server answered ${response.status}`);
     const data = await response.json();
+    if (typeof data.html !== "string" || !data.html) throw new Error(`server answered ${response.status} without a form`);
     const section = form.closest("section.widget");
     // A try-it block is done once checked; the quiz once passed.
-    if (!section.classList.contains("widget-quiz") || data.passed) markDone(section.id);
+    if (response.ok && (!section.classList.contains("widget-quiz") || data.passed)) markDone(section.id);
     const holder = document.createElement("div");
     holder.innerHTML = data.html; // drawn and escaped by the server
     const fresh = holder.firstElementChild;
     section.replaceWith(fresh);
     fillZones(fresh);
-    updateHeader(data.learner);
+    openWhenDue(fresh);
+    if (response.ok) updateHeader(data.learner);
     const outcome = fresh.querySelector('[data-testid="outcome"]');
     if (outcome) {
       outcome.setAttribute("tabindex", "-1");
@@ -143,5 +171,6 @@ async function runInPlace(event) {
 }
 
 fillZones(document);
+openWhenDue(document);
 document.addEventListener("submit", submitInPlace);
 document.addEventListener("submit", runInPlace);
