@@ -16,9 +16,59 @@ type ExportRow struct {
 	FirstTry, Best, Total int
 	Quizzed               bool
 	Attempts              int
-	XP                    int
-	Solved, Exercises     int
-	LastActive            time.Time
+	// XP is the learner's total; LessonXP what the lesson's widgets, quiz,
+	// exercises and review cards earned them (awards made before awards
+	// kept their attempt count in XP only).
+	XP, LessonXP      int
+	Solved, Exercises int
+	// TimeOnTask is the learner's time in the lesson: see TaskGap.
+	TimeOnTask time.Duration
+	LastActive time.Time
+}
+
+// TaskGap bounds time on task: each gap shorter than it between two of a
+// learner's actions (answers, runs and submissions, in any lesson) counts
+// for the lesson of the later action; a longer gap is a break and counts
+// nothing. So a learner who answers once and leaves has no time on task,
+// and one who works through a lesson has about the time they spent.
+const TaskGap = 10 * time.Minute
+
+// lessonOf is the lesson an action or award belongs to: its own, or for
+// an exercise's run, submission or award the exercise's lesson.
+func (s *Service) lessonOf(ev EffortEvent) string {
+	if ev.LessonSlug != "" {
+		return ev.LessonSlug
+	}
+	if _, l, ok := s.Course().Exercise(ev.WidgetID); ok {
+		return l.Slug
+	}
+	return ""
+}
+
+// effortByLesson sums each member's XP and time on task per lesson.
+func (s *Service) effortByLesson(e Effort) (xp map[string]map[string]int, spent map[string]map[string]time.Duration) {
+	xp, spent = map[string]map[string]int{}, map[string]map[string]time.Duration{}
+	for _, aw := range e.Awards {
+		nested(xp, aw.LearnerID)[s.lessonOf(aw)] += aw.XP
+	}
+	for i, ev := range e.Actions {
+		if i == 0 || e.Actions[i-1].LearnerID != ev.LearnerID {
+			continue
+		}
+		if gap := ev.At.Sub(e.Actions[i-1].At); gap > 0 && gap < TaskGap {
+			nested(spent, ev.LearnerID)[s.lessonOf(ev)] += gap
+		}
+	}
+	return xp, spent
+}
+
+func nested[V any](m map[string]map[string]V, k string) map[string]V {
+	inner, ok := m[k]
+	if !ok {
+		inner = map[string]V{}
+		m[k] = inner
+	}
+	return inner
 }
 
 // Export returns one row per learner and lesson of a's class, in roster
@@ -30,13 +80,20 @@ func (s *Service) Export(ctx context.Context, a Actor, classID int64) (Class, []
 	if err != nil {
 		return Class{}, nil, err
 	}
+	effort, err := s.classes.ClassEffort(ctx, d.Class.ID)
+	if err != nil {
+		return Class{}, nil, err
+	}
+	xp, spent := s.effortByLesson(effort)
 	var out []ExportRow
 	for _, r := range d.Rows {
+		id := r.Member.LearnerID
 		for _, c := range r.Cells {
 			out = append(out, ExportRow{
 				Name: r.Member.Name, Lesson: c.Lesson.Title, State: c.State,
 				FirstTry: c.Quiz.First, Best: c.Quiz.Best, Total: c.Quiz.Total, Quizzed: c.Quiz.Attempts > 0,
-				Attempts: c.Attempts, XP: r.XP, Solved: c.Solved, Exercises: c.Exercises, LastActive: r.LastActive,
+				Attempts: c.Attempts, XP: r.XP, LessonXP: xp[id][c.Lesson.Slug], Solved: c.Solved, Exercises: c.Exercises,
+				TimeOnTask: spent[id][c.Lesson.Slug], LastActive: r.LastActive,
 			})
 		}
 	}

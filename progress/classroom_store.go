@@ -95,6 +95,9 @@ type ClassroomStore interface {
 	// is none; ErrConflict when the learner is in the class again or the
 	// name is taken.
 	RestoreMember(ctx context.Context, classID int64, learnerID string, since time.Time) (Member, error)
+	// ClassEffort reads every member's actions and awards for the export's
+	// per-lesson XP and time on task.
+	ClassEffort(ctx context.Context, classID int64) (Effort, error)
 
 	// AddDevice saves a device a learner signed in on with a class's
 	// words.
@@ -204,6 +207,24 @@ type Class struct {
 
 // Archived reports whether the class is archived.
 func (c Class) Archived() bool { return !c.ArchivedAt.IsZero() }
+
+// Effort is what a class's export counts per lesson: every member's
+// actions (attempts, runs and submissions) with their times, and every
+// award with the attempt that earned it.
+type Effort struct {
+	// Actions are in order of learner, then time.
+	Actions []EffortEvent
+	// Awards have the earning attempt's lesson, kind and widget, and XP.
+	Awards []EffortEvent
+}
+
+// EffortEvent is one action or award. LessonSlug is "" for a run or
+// submission (Kind "submission"), whose WidgetID is the exercise's id.
+type EffortEvent struct {
+	LearnerID, LessonSlug, Kind, WidgetID string
+	At                                    time.Time
+	XP                                    int
+}
 
 // RemovedMember is a membership a teacher removed, kept for the undo.
 type RemovedMember struct {

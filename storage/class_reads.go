@@ -69,6 +69,39 @@ const (
 		GROUP BY f.exercise_id, f.case_name, f.verdict`
 )
 
+// The export's reads (not the dashboard's): every member's actions in
+// order of learner and time, and every award with its earning attempt.
+const (
+	classActionsQuery = `SELECT a.learner_id, a.lesson_slug, a.kind, a.widget_id, a.created_at FROM attempts a
+		WHERE a.learner_id IN ` + members + `
+		UNION ALL SELECT s.learner_id, '', 'submission', s.exercise_id, s.created_at FROM submissions s
+		WHERE s.learner_id IN ` + members + `
+		ORDER BY 1, 5`
+	classAwardsQuery = `SELECT x.learner_id, a.lesson_slug, a.kind, a.widget_id, x.amount
+		FROM xp_awards x JOIN attempts a ON a.id = x.attempt_id WHERE x.learner_id IN ` + members
+)
+
+// ClassEffort reads every member's actions and awards for the export.
+func (s *DB) ClassEffort(ctx context.Context, classID int64) (progress.Effort, error) {
+	var e progress.Effort
+	err := s.each(ctx, "class actions", func(rows scanner) error {
+		var ev progress.EffortEvent
+		err := rows.Scan(&ev.LearnerID, &ev.LessonSlug, &ev.Kind, &ev.WidgetID, at(&ev.At))
+		e.Actions = append(e.Actions, ev)
+		return err
+	}, classActionsQuery, classID, classID)
+	if err != nil {
+		return e, err
+	}
+	err = s.each(ctx, "class awards", func(rows scanner) error {
+		var ev progress.EffortEvent
+		err := rows.Scan(&ev.LearnerID, &ev.LessonSlug, &ev.Kind, &ev.WidgetID, &ev.XP)
+		e.Awards = append(e.Awards, ev)
+		return err
+	}, classAwardsQuery, classID)
+	return e, err
+}
+
 // ClassActivity reads every member's lessons, quizzes, widgets, exercises,
 // XP and activity times in six queries run side by side.
 func (s *DB) ClassActivity(ctx context.Context, classID int64) (progress.ClassActivity, error) {

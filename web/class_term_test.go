@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/csv"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"learn/lessons"
 	"learn/progress"
 	"learn/quiz"
 )
@@ -455,5 +457,77 @@ func TestTeacherResetsAQuiz(t *testing.T) {
 	after, _ := strconv.Atoi(b.xp())
 	if after-before != x.XPValue() {
 		t.Errorf("the pass after the reset earned %d XP, want the full %d", after-before, x.XPValue())
+	}
+}
+
+// TestExportCountsLessonXPAndTimeOnTask: the export gives each lesson's XP
+// and the time on task, the gaps under progress.TaskGap between a
+// learner's actions counted for the later action's lesson, and a longer
+// gap counting nothing.
+func TestExportCountsLessonXPAndTimeOnTask(t *testing.T) {
+	w := newDeviceWorld(t)
+	w.addTeacher("t@school.example", false)
+	teacher := w.browser()
+	teacher.signIn("t@school.example")
+	class := teacher.createClass("Year 9")
+	b := w.browser()
+	b.join(teacher.joinCode(class), "Red Kite")
+	var widgets []*lessons.Widget
+	var slugs []string
+	for _, l := range w.app.Course().Lessons {
+		for _, seg := range l.Segments {
+			if seg.Widget != nil && seg.Widget.Kind == "classify" && len(widgets) < 2 && (len(slugs) == 0 || slugs[0] != l.Slug) {
+				widgets, slugs = append(widgets, seg.Widget), append(slugs, l.Slug)
+			}
+		}
+	}
+	post := func(i int, right bool) int {
+		t.Helper()
+		before, _ := strconv.Atoi(b.xp())
+		form := wrongAnswers(widgets[i])
+		if right {
+			form = rightAnswers(widgets[i])
+		}
+		if a := b.post("/lessons/"+slugs[i]+"/widgets/"+widgets[i].ID, form); a.status != http.StatusOK && a.status != http.StatusSeeOther {
+			t.Fatalf("widget post = %d", a.status)
+		}
+		after, _ := strconv.Atoi(b.xp())
+		return after - before
+	}
+	xp1 := post(0, true)
+	w.clock.move(2 * time.Minute)
+	post(0, false)
+	w.clock.move(3 * time.Minute)
+	xp2 := post(1, true)
+	w.clock.move(35 * time.Minute) // a break
+	post(1, false)
+
+	a := teacher.get(class + "/export.csv")
+	records, err := csv.NewReader(strings.NewReader(a.body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range records[0] {
+		col[h] = i
+	}
+	titles := map[string]string{}
+	for _, l := range w.app.Course().Lessons {
+		titles[l.Title] = l.Slug
+	}
+	got := map[string][2]string{}
+	for _, r := range records[1:] {
+		got[titles[r[col["lesson"]]]] = [2]string{r[col["lesson_xp"]], r[col["minutes_on_lesson"]]}
+	}
+	want := map[string][2]string{slugs[0]: {strconv.Itoa(xp1), "2.0"}, slugs[1]: {strconv.Itoa(xp2), "3.0"}}
+	for slug, wv := range want {
+		if got[slug] != wv {
+			t.Errorf("lesson %s: lesson_xp and minutes_on_lesson = %v, want %v", slug, got[slug], wv)
+		}
+	}
+	for slug, g := range got {
+		if _, ok := want[slug]; !ok && g != [2]string{"0", "0.0"} {
+			t.Errorf("untouched lesson %s has %v", slug, g)
+		}
 	}
 }

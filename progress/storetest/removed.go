@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -85,5 +86,43 @@ func testRemovalsKept(t *testing.T, s Backend) {
 	}
 	if got, _ := s.RemovedMembers(ctx, one.ID, t0.Add(-time.Hour)); len(got) != 0 {
 		t.Errorf("a deleted learner's removal was kept: %+v", got)
+	}
+}
+
+// testClassEffort checks the export's reads: members' actions in order of
+// learner and time (answers and submissions), awards with the lesson of
+// the attempt that earned them, and nothing of a learner outside the class.
+func testClassEffort(t *testing.T, s Backend) {
+	ctx := context.Background()
+	a := teacher(t, s, "a@school.example")
+	c := class(t, s, a.ID, "one", "ABCDEF")
+	member(t, s, c.ID, "l1", "amber")
+	member(t, s, c.ID, "l2", "basil")
+	if err := record(s, "l1", "a", "classify", true, t0.Add(time.Minute), progress.AttemptEffects{Award: &progress.Award{Key: "w:a", Amount: 10, Reason: "r"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := record(s, "l2", "b", "quiz", false, t0, progress.AttemptEffects{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := record(s, "l9", "a", "classify", true, t0, progress.AttemptEffects{Award: &progress.Award{Key: "w:a", Amount: 10, Reason: "r"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RecordSubmission(ctx, progress.Submission{LearnerID: "l1", ExerciseID: "ex", Mode: "run", Code: "x", Report: "{}", At: t0}, nil); err != nil {
+		t.Fatal(err)
+	}
+	e, err := s.ClassEffort(ctx, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, ev := range e.Actions {
+		got = append(got, ev.LearnerID+"/"+ev.LessonSlug+"/"+ev.Kind+"/"+ev.WidgetID+"@"+ev.At.Sub(t0).String())
+	}
+	want := []string{"l1//submission/ex@0s", "l1/a/classify/classify@1m0s", "l2/b/quiz/quiz@0s"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("ClassEffort actions = %v, want %v", got, want)
+	}
+	if len(e.Awards) != 1 || e.Awards[0].LearnerID != "l1" || e.Awards[0].LessonSlug != "a" || e.Awards[0].XP != 10 {
+		t.Errorf("ClassEffort awards = %+v, want l1's 10 XP in lesson a", e.Awards)
 	}
 }

@@ -84,6 +84,7 @@ func Run(t *testing.T, open Open) {
 			{"DeleteLearner", testDeleteLearner},
 			{"Devices", testDevices},               // devices.go
 			{"RemovalsKept", testRemovalsKept},     // removed.go
+			{"ClassEffort", testClassEffort},       // removed.go
 			{"SignInFailures", testSignInFailures}, // devices.go
 		}},
 		{"QA", []test{ // progress.QAStore (qa.go)
