@@ -24,6 +24,11 @@ type ExportRow struct {
 	// TimeOnTask is the learner's time in the lesson: see TaskGap.
 	TimeOnTask time.Duration
 	LastActive time.Time
+	// Due is when the lesson is due for this learner (their extension, or
+	// the class's due time; zero when unassigned or without a date), as
+	// DueLabel writes it; Late whether they are late with it.
+	Due  string
+	Late bool
 }
 
 // TaskGap bounds time on task: each gap shorter than it between two of a
@@ -85,6 +90,10 @@ func (s *Service) Export(ctx context.Context, a Actor, classID int64) (Class, []
 		return Class{}, nil, err
 	}
 	xp, spent := s.effortByLesson(effort)
+	assigned := map[string]Assignment{}
+	for _, as := range d.Assignments {
+		assigned[as.LessonSlug] = as.Assignment
+	}
 	var out []ExportRow
 	for _, r := range d.Rows {
 		id := r.Member.LearnerID
@@ -94,6 +103,7 @@ func (s *Service) Export(ctx context.Context, a Actor, classID int64) (Class, []
 				FirstTry: c.Quiz.First, Best: c.Quiz.Best, Total: c.Quiz.Total, Quizzed: c.Quiz.Attempts > 0,
 				Attempts: c.Attempts, XP: r.XP, LessonXP: xp[id][c.Lesson.Slug], Solved: c.Solved, Exercises: c.Exercises,
 				TimeOnTask: spent[id][c.Lesson.Slug], LastActive: r.LastActive,
+				Due: DueLabel(assigned[c.Lesson.Slug].DueFor(id), d.Class.TimeZone), Late: c.Late,
 			})
 		}
 	}

@@ -709,18 +709,104 @@ func (s *Service) Assign(ctx context.Context, a Actor, classID int64, slug, dueD
 	}
 	as := Assignment{ClassID: c.ID, LessonSlug: slug, AssignedAt: s.now()}
 	if dueDate = strings.TrimSpace(dueDate); dueDate != "" {
-		loc, _ := quiz.Zone(c.TimeZone)
-		day, err := time.ParseInLocation("2006-01-02", dueDate, loc)
+		due, err := parseDue(dueDate, c.TimeZone)
 		if err != nil {
-			return invalid(fmt.Sprintf("%q is not a date; give one like 2026-12-01, or leave it empty for no due date.", dueDate))
+			return err
 		}
-		// Due by the end of that day where the class is.
-		as.Due = day.AddDate(0, 0, 1)
+		as.Due = due
 		if !as.Due.After(s.now()) {
-			return invalid(fmt.Sprintf("%s is already past in the class's time zone (%s), so every learner would be late at once: give today or a later day, or leave the date empty.", dueDate, c.TimeZone))
+			return invalid(fmt.Sprintf("%s is already past in the class's time zone (%s), so every learner would be late at once: give a later day or time, or leave the date empty.", dueDate, c.TimeZone))
 		}
 	}
 	return s.classes.SetAssignment(ctx, as)
+}
+
+// parseDue reads a due date in the class's zone: a day ("2026-12-05", due
+// by the end of it) or a day and a time ("2026-12-05 14:00", or with a T).
+func parseDue(text, zone string) (time.Time, error) {
+	loc, _ := quiz.Zone(zone)
+	text = strings.Replace(strings.TrimSpace(text), "T", " ", 1)
+	if day, err := time.ParseInLocation("2006-01-02", text, loc); err == nil {
+		return day.AddDate(0, 0, 1), nil
+	}
+	if t, err := time.ParseInLocation("2006-01-02 15:04", text, loc); err == nil {
+		return t, nil
+	}
+	return time.Time{}, invalid(fmt.Sprintf("%q is not a date; give one like 2026-12-01, with a time like 14:00 if you want one, or leave it empty for no due date.", text))
+}
+
+// DueLabel writes a due time in the class's zone as the teacher set it:
+// "2026-12-05" for the end of that day, "2026-12-05 14:00" otherwise; ""
+// for none.
+func DueLabel(due time.Time, zone string) string {
+	if due.IsZero() {
+		return ""
+	}
+	loc, _ := quiz.Zone(zone)
+	t := due.In(loc)
+	if t.Hour() == 0 && t.Minute() == 0 {
+		return t.AddDate(0, 0, -1).Format("2006-01-02")
+	}
+	return t.Format("2006-01-02 15:04")
+}
+
+// ExtendAssignment gives one learner of a's class a later due time for an
+// assigned lesson (due as Assign takes it), or changes it; "late" then
+// counts from it for that learner everywhere. Errors: NotFound for a class
+// not a's, a learner not in it or a lesson not assigned; Invalid for a
+// malformed date, or one not later than the class's due time and now.
+func (s *Service) ExtendAssignment(ctx context.Context, a Actor, classID int64, learnerID, slug, due string) error {
+	c, err := s.ownClass(ctx, a, classID)
+	if err != nil {
+		return err
+	}
+	if _, err := s.classes.FindMember(ctx, c.ID, learnerID); errors.Is(err, ErrNotFound) {
+		return notFound("This learner is not in the class.")
+	} else if err != nil {
+		return err
+	}
+	var as *Assignment
+	all, err := s.classes.Assignments(ctx, c.ID)
+	if err != nil {
+		return err
+	}
+	for i := range all {
+		if all[i].LessonSlug == slug {
+			as = &all[i]
+		}
+	}
+	if as == nil {
+		return notFound("This lesson is not assigned to the class.")
+	}
+	t, err := parseDue(due, c.TimeZone)
+	if err != nil {
+		return err
+	}
+	if !t.After(as.Due) || !t.After(s.now()) {
+		return invalid(fmt.Sprintf("An extension must be later than the class's due time (%s) and than now.", DueLabel(as.Due, c.TimeZone)))
+	}
+	return s.classes.SetExtension(ctx, c.ID, slug, learnerID, t)
+}
+
+// TakeBackExtension ends one learner's extension: the class's due time
+// holds for them again. Errors: NotFound for a class not a's.
+func (s *Service) TakeBackExtension(ctx context.Context, a Actor, classID int64, learnerID, slug string) error {
+	c, err := s.ownClass(ctx, a, classID)
+	if err != nil {
+		return err
+	}
+	return s.classes.DeleteExtension(ctx, c.ID, slug, learnerID)
+}
+
+// LearnerAssignments returns the assignments of a's class with their due
+// time for one learner, extensions included. Errors: NotFound for a class
+// not a's.
+func (s *Service) LearnerAssignments(ctx context.Context, a Actor, classID int64) ([]Assignment, error) {
+	c, err := s.ownClass(ctx, a, classID)
+	if err != nil {
+		return nil, err
+	}
+	return s.classes.Assignments(ctx, c.ID)
 }
 
 // Unassign takes a lesson off a's class. Errors: NotFound for a class not
@@ -736,9 +822,5 @@ func (s *Service) Unassign(ctx context.Context, a Actor, classID int64, slug str
 // DueDay returns the calendar day an assignment is due in the class's
 // zone, for showing ("" when it has no due date).
 func DueDay(as Assignment, zone string) string {
-	if as.Due.IsZero() {
-		return ""
-	}
-	loc, _ := quiz.Zone(zone)
-	return as.Due.In(loc).AddDate(0, 0, -1).Format("2006-01-02")
+	return DueLabel(as.Due, zone)
 }

@@ -85,6 +85,11 @@ func TestClassUseCasesAnswerNotFoundToOthers(t *testing.T) {
 		"UndoRemoval":     func(a progress.Actor) error { _, err := s.UndoRemoval(ctx, a, c.ID, learner.ID); return err },
 		"ResetQuiz":       func(a progress.Actor) error { _, err := s.ResetQuiz(ctx, a, c.ID, learner.ID, slug); return err },
 		"ClassMembers":    func(a progress.Actor) error { _, _, err := s.ClassMembers(ctx, a, c.ID); return err },
+		"ExtendAssignment": func(a progress.Actor) error {
+			return s.ExtendAssignment(ctx, a, c.ID, learner.ID, slug, "2099-01-01")
+		},
+		"TakeBackExtension":  func(a progress.Actor) error { return s.TakeBackExtension(ctx, a, c.ID, learner.ID, slug) },
+		"LearnerAssignments": func(a progress.Actor) error { _, err := s.LearnerAssignments(ctx, a, c.ID); return err },
 	}
 	for name, call := range calls {
 		for who, a := range map[string]progress.Actor{"another teacher": other, "a learner": learner} {

@@ -135,6 +135,12 @@ type ClassroomStore interface {
 	DeleteAssignment(ctx context.Context, classID int64, lessonSlug string) error
 	// Assignments returns the class's assignments by assignment time.
 	Assignments(ctx context.Context, classID int64) ([]Assignment, error)
+	// SetExtension gives one learner a later due time for an assigned
+	// lesson, or changes it; ErrNotFound when the lesson is not assigned.
+	// DeleteAssignment deletes the lesson's extensions too.
+	SetExtension(ctx context.Context, classID int64, lessonSlug, learnerID string, due time.Time) error
+	// DeleteExtension takes one learner's extension back.
+	DeleteExtension(ctx context.Context, classID int64, lessonSlug, learnerID string) error
 
 	// ClassActivity returns what every member of the class has done, in a
 	// fixed number of queries whatever the class's size.
@@ -284,6 +290,18 @@ type Assignment struct {
 	// Due is zero when there is no due date.
 	Due        time.Time
 	AssignedAt time.Time
+	// Extensions are later due times for some learners, by learner id
+	// (read by Assignments; nil when there are none).
+	Extensions map[string]time.Time
+}
+
+// DueFor returns when the assignment is due for one learner: their
+// extension, or Due.
+func (as Assignment) DueFor(learnerID string) time.Time {
+	if t, ok := as.Extensions[learnerID]; ok {
+		return t
+	}
+	return as.Due
 }
 
 // ClassActivity is every member's activity, keyed by learner id.

@@ -78,7 +78,7 @@ func TestCleanName(t *testing.T) {
 
 func TestLateAndDueDay(t *testing.T) {
 	due := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC) // the end of 1 December
-	as := Assignment{Due: due}
+	as := Assignment{Due: due, Extensions: map[string]time.Time{"extended": due.Add(24 * time.Hour)}}
 	tests := []struct {
 		name string
 		lp   LessonProgress
@@ -91,11 +91,26 @@ func TestLateAndDueDay(t *testing.T) {
 		{"done after the due time", LessonProgress{CompletedAt: due.Add(time.Hour)}, due.Add(2 * time.Hour), true},
 	}
 	for _, tc := range tests {
-		if got := late(as, tc.lp, tc.now); got != tc.want {
+		if got := late(as, "learner", tc.lp, tc.now); got != tc.want {
 			t.Errorf("%s: late = %v, want %v", tc.name, got, tc.want)
 		}
 	}
-	if late(Assignment{}, LessonProgress{}, due) {
+	// An extension moves the due time for that learner only.
+	if late(as, "extended", LessonProgress{}, due.Add(time.Hour)) || !late(as, "extended", LessonProgress{}, due.Add(25*time.Hour)) {
+		t.Error("an extended learner is late before their own due time, or not after it")
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"2026-12-05", "2026-12-05"}, {"2026-12-05 14:00", "2026-12-05 14:00"}, {"2026-12-05T09:30", "2026-12-05 09:30"}, {"2026-12-05 00:00", "2026-12-04"},
+	} {
+		d, err := parseDue(tc.text, "Europe/Paris")
+		if err != nil || DueLabel(d, "Europe/Paris") != tc.want {
+			t.Errorf("parseDue(%q) then DueLabel = %q (%v), want %q", tc.text, DueLabel(d, "Europe/Paris"), err, tc.want)
+		}
+	}
+	if _, err := parseDue("5/12/2026", "UTC"); err == nil {
+		t.Error("a malformed due date was read")
+	}
+	if late(Assignment{}, "learner", LessonProgress{}, due) {
 		t.Error("an assignment without a due date is late")
 	}
 	if got := DueDay(as, "UTC"); got != "2026-12-01" {

@@ -314,7 +314,7 @@ func (s *Service) roster(members []Member, act ClassActivity, assignments []Assi
 			}
 			if as, ok := assigned[l.Slug]; ok {
 				cell.Assigned = true
-				cell.Late = late(as, lp, now)
+				cell.Late = late(as, id, lp, now)
 				if cell.Late {
 					row.Late++
 				}
@@ -328,11 +328,12 @@ func (s *Service) roster(members []Member, act ClassActivity, assignments []Assi
 
 // late reports whether a learner is late with an assignment: past its due
 // time and the lesson not completed by then.
-func late(as Assignment, lp LessonProgress, now time.Time) bool {
-	if as.Due.IsZero() || now.Before(as.Due) {
+func late(as Assignment, learnerID string, lp LessonProgress, now time.Time) bool {
+	due := as.DueFor(learnerID)
+	if due.IsZero() || now.Before(due) {
 		return false
 	}
-	return !lp.Completed() || lp.CompletedAt.After(as.Due)
+	return !lp.Completed() || lp.CompletedAt.After(due)
 }
 
 func (s *Service) assignmentStatus(assignments []Assignment, members []Member, act ClassActivity, zone string, now time.Time) []AssignmentStatus {
@@ -348,7 +349,7 @@ func (s *Service) assignmentStatus(assignments []Assignment, members []Member, a
 			if lp.Completed() {
 				st.Done++
 			}
-			if late(as, lp, now) {
+			if late(as, m.LearnerID, lp, now) {
 				st.Late = append(st.Late, m.Name)
 			}
 		}

@@ -52,7 +52,7 @@ func (s *Service) MyClasses(ctx context.Context, a Actor) ([]MyClass, error) {
 				continue
 			}
 			lp := progress[as.LessonSlug]
-			mc.Assignments = append(mc.Assignments, MyAssignment{Lesson: l, DueDay: DueDay(as, m.Class.TimeZone), Done: lp.Completed(), Late: late(as, lp, now)})
+			mc.Assignments = append(mc.Assignments, MyAssignment{Lesson: l, DueDay: DueLabel(as.DueFor(a.ID), m.Class.TimeZone), Done: lp.Completed(), Late: late(as, a.ID, lp, now)})
 		}
 		if m.Class.Leaderboard {
 			members, err := s.classes.Members(ctx, m.Class.ID)

@@ -364,8 +364,32 @@ func (s *DB) SetAssignment(ctx context.Context, a progress.Assignment) error {
 
 // DeleteAssignment takes a lesson off a class's assignments.
 func (s *DB) DeleteAssignment(ctx context.Context, classID int64, lessonSlug string) error {
-	if _, err := s.exec(ctx, "DELETE FROM assignments WHERE class_id = ? AND lesson_slug = ?", classID, lessonSlug); err != nil {
-		return fmt.Errorf("storage: unassign %q from class %d: %w", lessonSlug, classID, err)
+	return s.inTx(ctx, func(tx q) error {
+		if _, err := tx.exec(ctx, "DELETE FROM assignment_extensions WHERE class_id = ? AND lesson_slug = ?", classID, lessonSlug); err != nil {
+			return fmt.Errorf("storage: unassign %q from class %d: %w", lessonSlug, classID, err)
+		}
+		if _, err := tx.exec(ctx, "DELETE FROM assignments WHERE class_id = ? AND lesson_slug = ?", classID, lessonSlug); err != nil {
+			return fmt.Errorf("storage: unassign %q from class %d: %w", lessonSlug, classID, err)
+		}
+		return nil
+	})
+}
+
+// SetExtension gives one learner a later due time for an assigned lesson,
+// or changes it. ErrNotFound when the lesson is not assigned to the class.
+func (s *DB) SetExtension(ctx context.Context, classID int64, lessonSlug, learnerID string, due time.Time) error {
+	res, err := s.exec(ctx, `INSERT INTO assignment_extensions (class_id, lesson_slug, learner_id, due_at)
+		SELECT class_id, lesson_slug, ?, ? FROM assignments WHERE class_id = ? AND lesson_slug = ?
+		ON CONFLICT (class_id, lesson_slug, learner_id) DO UPDATE SET due_at = excluded.due_at`,
+		learnerID, s.t(due), classID, lessonSlug)
+	return changed(res, err, "storage: extend %q for a learner of class %d", lessonSlug, classID)
+}
+
+// DeleteExtension takes a learner's extension back.
+func (s *DB) DeleteExtension(ctx context.Context, classID int64, lessonSlug, learnerID string) error {
+	if _, err := s.exec(ctx, "DELETE FROM assignment_extensions WHERE class_id = ? AND lesson_slug = ? AND learner_id = ?",
+		classID, lessonSlug, learnerID); err != nil {
+		return fmt.Errorf("storage: take back an extension of class %d: %w", classID, err)
 	}
 	return nil
 }
@@ -373,12 +397,33 @@ func (s *DB) DeleteAssignment(ctx context.Context, classID int64, lessonSlug str
 // Assignments returns the class's assignments by assignment time.
 func (s *DB) Assignments(ctx context.Context, classID int64) ([]progress.Assignment, error) {
 	var out []progress.Assignment
-	return out, s.each(ctx, fmt.Sprintf("assignments of class %d", classID), func(sc scanner) error {
+	err := s.each(ctx, fmt.Sprintf("assignments of class %d", classID), func(sc scanner) error {
 		a := progress.Assignment{ClassID: classID}
 		err := sc.Scan(&a.LessonSlug, at(&a.Due), at(&a.AssignedAt))
 		out = append(out, a)
 		return err
 	}, "SELECT lesson_slug, due_at, assigned_at FROM assignments WHERE class_id = ? ORDER BY assigned_at, lesson_slug", classID)
+	if err != nil || len(out) == 0 {
+		return out, err
+	}
+	index := map[string]int{}
+	for i, a := range out {
+		index[a.LessonSlug] = i
+	}
+	return out, s.each(ctx, fmt.Sprintf("extensions of class %d", classID), func(sc scanner) error {
+		var slug, learner string
+		var due time.Time
+		if err := sc.Scan(&slug, &learner, at(&due)); err != nil {
+			return err
+		}
+		if i, ok := index[slug]; ok {
+			if out[i].Extensions == nil {
+				out[i].Extensions = map[string]time.Time{}
+			}
+			out[i].Extensions[learner] = due
+		}
+		return nil
+	}, "SELECT lesson_slug, learner_id, due_at FROM assignment_extensions WHERE class_id = ?", classID)
 }
 
 // DeleteLearner removes the learner; every table keyed by learner cascades.

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strings"
 
 	"learn/progress"
 )
@@ -47,13 +48,45 @@ func (s *Server) classAssign(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	a := progress.ActorFrom(r.Context())
+	due := dueField(r)
 	for _, slug := range r.PostForm["lesson"] {
-		err := s.app.Assign(r.Context(), a, id, slug, r.PostFormValue("due"))
+		err := s.app.Assign(r.Context(), a, id, slug, due)
 		if err != nil {
 			return withForm(err, s.renderDashboard)
 		}
 	}
 	http.Redirect(w, r, classURL(id)+"#assignments", http.StatusSeeOther)
+	return nil
+}
+
+// dueField is a form's due date and optional time as the core reads
+// them: "2026-12-05" or "2026-12-05 14:00".
+func dueField(r *http.Request) string {
+	due := strings.TrimSpace(r.PostFormValue("due"))
+	if tm := strings.TrimSpace(r.PostFormValue("due_time")); due != "" && tm != "" {
+		due += " " + tm
+	}
+	return due
+}
+
+// learnerExtend gives a learner a later due time for one assignment, or
+// takes it back (take_back=1).
+func (s *Server) learnerExtend(w http.ResponseWriter, r *http.Request) error {
+	id, err := classID(r)
+	if err != nil {
+		return err
+	}
+	learner, slug := r.PathValue("learner"), r.PathValue("slug")
+	a := progress.ActorFrom(r.Context())
+	if r.PostFormValue("take_back") != "" {
+		err = s.app.TakeBackExtension(r.Context(), a, id, learner, slug)
+	} else {
+		err = s.app.ExtendAssignment(r.Context(), a, id, learner, slug, dueField(r))
+	}
+	if err != nil {
+		return withForm(err, s.renderLearner)
+	}
+	http.Redirect(w, r, classURL(id)+"/learners/"+learner+"?done=extended#assignments", http.StatusSeeOther)
 	return nil
 }
 

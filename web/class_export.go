@@ -14,7 +14,7 @@ import (
 
 // exportHeader is the first line of a class export.
 var exportHeader = []string{"name", "lesson", "state", "first_try_score", "best_score", "quiz_questions",
-	"quiz_attempts", "total_xp", "exercises_solved", "exercises", "last_active", "lesson_xp", "minutes_on_lesson"}
+	"quiz_attempts", "total_xp", "exercises_solved", "exercises", "last_active", "lesson_xp", "minutes_on_lesson", "due", "late"}
 
 // classExport sends the class as CSV: one row per learner and lesson.
 func (s *Server) classExport(w http.ResponseWriter, r *http.Request) error {
@@ -60,7 +60,7 @@ func writeExport(w *bytes.Buffer, rows []progress.ExportRow) error {
 		}
 		rec := []string{r.Name, r.Lesson, string(r.State), first, best, total, strconv.Itoa(r.Attempts),
 			strconv.Itoa(r.XP), strconv.Itoa(r.Solved), strconv.Itoa(r.Exercises), last,
-			strconv.Itoa(r.LessonXP), strconv.FormatFloat(r.TimeOnTask.Minutes(), 'f', 1, 64)}
+			strconv.Itoa(r.LessonXP), strconv.FormatFloat(r.TimeOnTask.Minutes(), 'f', 1, 64), r.Due, strconv.FormatBool(r.Late)}
 		for i := range rec {
 			rec[i] = safeCell(rec[i])
 		}

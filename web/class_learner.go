@@ -30,6 +30,16 @@ type LearnerView struct {
 	// Resets the resets made, in words.
 	Quizzes []QuizRow
 	Resets  []string
+	// Assignments are the class's assignments with this learner's due
+	// time; Error redraws a refused extension.
+	Assignments []LearnerAssignmentRow
+	Error       string
+}
+
+// LearnerAssignmentRow is one assignment on a learner's page: the class's
+// due time and the learner's extension, if any.
+type LearnerAssignmentRow struct {
+	Slug, Lesson, Due, Extended string
 }
 
 // QuizRow is one lesson's quiz on the learner's page.
@@ -90,6 +100,12 @@ type ExerciseRow struct {
 
 // classLearner draws one learner's page.
 func (s *Server) classLearner(w http.ResponseWriter, r *http.Request) error {
+	return s.renderLearner(w, r, http.StatusOK, "")
+}
+
+// renderLearner draws a learner's page under status with problem (if any)
+// above its forms: the redrawFunc of the page's forms.
+func (s *Server) renderLearner(w http.ResponseWriter, r *http.Request, status int, problem string) error {
 	plainBody(w) // secret words beside the learner's code (BREACH)
 	id, err := classID(r)
 	if err != nil {
@@ -103,7 +119,23 @@ func (s *Server) classLearner(w http.ResponseWriter, r *http.Request) error {
 	page.TeacherView = progress.ActorFrom(r.Context()).TeacherName
 	v := LearnerView{Page: page, ClassID: d.Class.ID, ClassName: d.Class.Name,
 		ClassURL: classURL(d.Class.ID), LearnerID: d.Member.LearnerID, Name: d.Member.Name, Secret: d.Member.Secret, ClassCode: progress.ClassCode(d.Class.ID), XP: d.XP}
+	v.Error = problem
 	now := s.app.Now()
+	assignments, err := s.app.LearnerAssignments(r.Context(), progress.ActorFrom(r.Context()), id)
+	if err != nil {
+		return err
+	}
+	for _, as := range assignments {
+		l, ok := s.app.Course().Lesson(as.LessonSlug)
+		if !ok {
+			continue
+		}
+		row := LearnerAssignmentRow{Slug: l.Slug, Lesson: l.Title, Due: progress.DueLabel(as.Due, d.Class.TimeZone)}
+		if ext, ok := as.Extensions[d.Member.LearnerID]; ok {
+			row.Extended = progress.DueLabel(ext, d.Class.TimeZone)
+		}
+		v.Assignments = append(v.Assignments, row)
+	}
 	for _, q := range d.Quizzes {
 		state := "open"
 		switch {
@@ -126,6 +158,8 @@ func (s *Server) classLearner(w http.ResponseWriter, r *http.Request) error {
 	switch r.URL.Query().Get("done") {
 	case "reset":
 		v.Done = "The quiz was reset: the next attempt opens now, and a first pass after it earns the full XP. XP already earned stays."
+	case "extended":
+		v.Done = "The due time for " + d.Member.Name + " was changed; \"late\" counts from it on the dashboard, their classes page and the export."
 	}
 	if r.URL.Query().Get("done") == "words" {
 		v.Done = "New secret words made: " + d.Member.Secret + ". The old ones no longer work, and the devices signed in with them were signed out."
@@ -149,5 +183,5 @@ func (s *Server) classLearner(w http.ResponseWriter, r *http.Request) error {
 		}
 		v.Exercises = append(v.Exercises, row)
 	}
-	return render(w, r, learnerPage(v))
+	return renderStatus(w, r, status, learnerPage(v))
 }

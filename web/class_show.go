@@ -62,14 +62,16 @@ type GridColumn struct {
 	Sorted string
 }
 
-// shortDay writes a due day (2006-01-02) as "5 Dec"; anything else as it
-// is.
+// shortDay writes a due label (progress.DueLabel) short: "5 Dec" or
+// "5 Dec 14:00"; anything else as it is.
 func shortDay(day string) string {
-	t, err := time.Parse("2006-01-02", day)
-	if err != nil {
-		return day
+	if t, err := time.Parse("2006-01-02", day); err == nil {
+		return t.Format("2 Jan")
 	}
-	return t.Format("2 Jan")
+	if t, err := time.Parse("2006-01-02 15:04", day); err == nil {
+		return t.Format("2 Jan 15:04")
+	}
+	return day
 }
 
 // URL is the column's sort link.

@@ -531,3 +531,98 @@ func TestExportCountsLessonXPAndTimeOnTask(t *testing.T) {
 		}
 	}
 }
+
+// TestDueTimesAndExtensions: a due date may carry a time; one learner may
+// get a later date for one assignment, and "late" honours it on the
+// dashboard, on their classes page and in the export; taking it back makes
+// them late again; an extension before the class's due time is refused.
+func TestDueTimesAndExtensions(t *testing.T) {
+	w := newDeviceWorld(t)
+	w.addTeacher("t@school.example", false)
+	w.addTeacher("other@school.example", false)
+	teacher, other := w.browser(), w.browser()
+	teacher.signIn("t@school.example")
+	other.signIn("other@school.example")
+	class := teacher.createClass("Year 9")
+	code := teacher.joinCode(class)
+	ash, birch := w.browser(), w.browser()
+	ash.join(code, "Ash")
+	birch.join(code, "Birch")
+	l := w.app.Course().Lessons[1]
+	zone, _ := time.LoadLocation("Europe/Paris")
+	due := w.clock.Now().In(zone).AddDate(0, 0, 1)
+	dueDay := due.Format("2006-01-02")
+	if a := teacher.post(class+"/assignments", url.Values{"lesson": {l.Slug}, "due": {dueDay}, "due_time": {"14:00"}}); a.status != http.StatusSeeOther {
+		t.Fatalf("assign with a due time = %d:\n%.300s", a.status, a.body)
+	}
+	if dash := teacher.get(class).body; !strings.Contains(dash, "due "+dueDay+" 14:00") {
+		t.Error("the assignment does not show its due time")
+	}
+	var ashPage string
+	for _, m := range learnerLinkRe.FindAllStringSubmatch(teacher.get(class).body, -1) {
+		if strings.Contains(teacher.get(m[1]).body, "<h1>Ash</h1>") {
+			ashPage = m[1]
+		}
+	}
+	if ashPage == "" {
+		t.Fatal("no page for Ash")
+	}
+	extend := ashPage + "/extensions/" + l.Slug
+	if a := teacher.post(extend, url.Values{"due": {dueDay}, "due_time": {"09:00"}}); a.status != http.StatusUnprocessableEntity || !strings.Contains(a.body, "must be later") {
+		t.Errorf("an extension before the class's due time = %d, want 422 saying it must be later:\n%s", a.status, regexp.MustCompile(`(?s)form-error.{0,300}`).FindString(a.body))
+	}
+	if a := other.post(extend, url.Values{"due": {due.AddDate(0, 0, 2).Format("2006-01-02")}}); a.status != http.StatusNotFound {
+		t.Errorf("another teacher's extension = %d, want 404", a.status)
+	}
+	later := due.AddDate(0, 0, 2).Format("2006-01-02")
+	if a := teacher.post(extend, url.Values{"due": {later}}); a.status != http.StatusSeeOther {
+		t.Fatalf("extension = %d:\n%.300s", a.status, a.body)
+	}
+	if page := teacher.get(ashPage).body; !strings.Contains(page, `data-testid="extension">due `+later+`, extended`) {
+		t.Errorf("Ash's page does not show the extension:\n%s", regexp.MustCompile(`(?s)data-testid="learner-assignments".{0,600}`).FindString(page))
+	}
+
+	// Past the class's due time, before Ash's.
+	w.clock.move(48 * time.Hour)
+	late := regexp.MustCompile(`data-testid="late">([^<]+)<`).FindStringSubmatch(teacher.get(class).body)
+	if late == nil || late[1] != "late: Birch" {
+		t.Errorf("the late pill = %v, want only Birch", late)
+	}
+	if home := ash.get("/classes").body; strings.Contains(home, "state-late") || !strings.Contains(home, "due "+later) {
+		t.Error("Ash's classes page shows Ash late, or not the extended date")
+	}
+	if home := birch.get("/classes").body; !strings.Contains(home, "state-late") {
+		t.Error("Birch's classes page does not show Birch late")
+	}
+	records, err := csv.NewReader(strings.NewReader(teacher.get(class + "/export.csv").body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range records[0] {
+		col[h] = i
+	}
+	for _, r := range records[1:] {
+		if r[col["lesson"]] != l.Title {
+			continue
+		}
+		switch r[col["name"]] {
+		case "Ash":
+			if r[col["due"]] != later || r[col["late"]] != "false" {
+				t.Errorf("Ash's export row: due %q late %q, want %s and false", r[col["due"]], r[col["late"]], later)
+			}
+		case "Birch":
+			if r[col["due"]] != dueDay+" 14:00" || r[col["late"]] != "true" {
+				t.Errorf("Birch's export row: due %q late %q, want %s 14:00 and true", r[col["due"]], r[col["late"]], dueDay)
+			}
+		}
+	}
+
+	// Taken back, Ash is late too.
+	if a := teacher.post(extend, url.Values{"take_back": {"1"}}); a.status != http.StatusSeeOther {
+		t.Fatalf("take back = %d", a.status)
+	}
+	if late := regexp.MustCompile(`data-testid="late">([^<]+)<`).FindStringSubmatch(teacher.get(class).body); late == nil || late[1] != "late: Ash, Birch" {
+		t.Errorf("after taking the extension back the late pill = %v, want Ash and Birch", late)
+	}
+}

@@ -62,6 +62,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("POST /classes/{id}/learners/{learner}/remove", s.handle(s.learnerRemove))
 	mux.Handle("POST /classes/{id}/learners/{learner}/restore", s.handle(s.learnerRestore))
 	mux.Handle("POST /classes/{id}/learners/{learner}/quiz/{slug}/reset", s.handle(s.learnerResetQuiz))
+	mux.Handle("POST /classes/{id}/learners/{learner}/extensions/{slug}", s.handle(s.learnerExtend))
 	mux.Handle("GET /classes/{id}/sheet", s.handle(s.classSheet))
 	mux.Handle("GET /classes/{id}/projector", s.handle(s.classProjector))
 	mux.Handle("POST /classes/{id}/leave", s.handle(s.leave))
