@@ -41,7 +41,7 @@ type ExerciseRow struct {
 	// Hints says how many of the exercise's hints the learner took, such
 	// as "1 of 3 hints taken"; "" when the exercise has none.
 	Hints string
-	Code          template.HTML
+	Code  template.HTML
 }
 
 // classLearner draws one learner's page.
