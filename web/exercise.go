@@ -185,8 +185,10 @@ func (s *Server) exerciseForm(w http.ResponseWriter, r *http.Request) error {
 		if e.Status >= 500 && e.Status != http.StatusServiceUnavailable {
 			return err
 		}
-		// The code was not graded; say why in the panel and keep the code.
+		// The code was not graded; say why in the panel and keep the code
+		// (and the hints already taken).
 		v.Problem, status = e.Message, e.Status
+		withLearnerHelp(v, lesson, ex, summaryFrom(r.Context()))
 		if e.RetryAfter > 0 {
 			w.Header().Set("Retry-After", retryAfter(e.RetryAfter))
 		}

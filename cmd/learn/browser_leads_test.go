@@ -100,7 +100,8 @@ func TestBrowserLeadTheWay(t *testing.T) {
 		t.Errorf("the completed lesson ends with %q, want %q", got, want)
 	}
 	narrow("lesson finished")
-	b.do(t, clickSteady(next), chromedp.WaitVisible(chromedp.CSS("#lesson-title")))
+	b.do(t, clickSteady(next))
+	b.waitTrue(t, "lesson 2", `location.pathname === "/lessons/`+second.Slug+`" && document.readyState === "complete"`)
 	if got := b.text(t, "#lesson-title"); got != second.Title {
 		t.Errorf("Next lesson led to %q, want %q", got, second.Title)
 	}
@@ -113,7 +114,8 @@ func TestBrowserLeadTheWay(t *testing.T) {
 		t.Error("/progress lists unfinished parts of lesson 1, which is all done")
 	}
 	narrow("progress")
-	b.do(t, clickSteady(`[data-testid="lesson-row-`+second.Slug+`"] [data-testid="unfinished-parts"] a`), chromedp.WaitVisible(chromedp.CSS("#lesson-title")))
+	b.do(t, clickSteady(`[data-testid="lesson-row-`+second.Slug+`"] [data-testid="unfinished-parts"] a`))
+	b.waitTrue(t, "lesson 2 from /progress", `location.pathname === "/lessons/`+second.Slug+`" && document.readyState === "complete"`)
 	if got := b.text(t, "#lesson-title"); got != second.Title {
 		t.Errorf("the unfinished part's link led to %q", got)
 	}
