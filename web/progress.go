@@ -181,3 +181,13 @@ func axisLabels(from, to time.Time) (string, string) {
 	}
 	return from.Format("2 Jan 2006"), to.Format("2 Jan 2006")
 }
+
+// hasUnfinished reports whether any lesson has a part left to do.
+func hasUnfinished(rows []LessonProgressRow) bool {
+	for _, r := range rows {
+		if len(r.Unfinished) > 0 {
+			return true
+		}
+	}
+	return false
+}

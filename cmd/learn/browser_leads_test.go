@@ -109,12 +109,12 @@ func TestBrowserLeadTheWay(t *testing.T) {
 		t.Errorf("on lesson 2 the header offers %q", got)
 	}
 	narrow("header with Continue")
-	b.do(t, chromedp.Navigate(base+"/progress"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="lesson-row-`+second.Slug+`"] [data-testid="unfinished-parts"] a`)))
-	if n := count(`[data-testid="lesson-row-` + first.Slug + `"] [data-testid="unfinished-parts"]`); n != 0 {
+	b.do(t, chromedp.Navigate(base+"/progress"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="todo-`+second.Slug+`"] [data-testid="unfinished-parts"] a`)))
+	if n := count(`[data-testid="todo-` + first.Slug + `"]`); n != 0 {
 		t.Error("/progress lists unfinished parts of lesson 1, which is all done")
 	}
 	narrow("progress")
-	b.do(t, clickSteady(`[data-testid="lesson-row-`+second.Slug+`"] [data-testid="unfinished-parts"] a`))
+	b.do(t, clickSteady(`[data-testid="todo-`+second.Slug+`"] [data-testid="unfinished-parts"] a`))
 	b.waitTrue(t, "lesson 2 from /progress", `location.pathname === "/lessons/`+second.Slug+`" && document.readyState === "complete"`)
 	if got := b.text(t, "#lesson-title"); got != second.Title {
 		t.Errorf("the unfinished part's link led to %q", got)

@@ -20,7 +20,16 @@ function updateHeader(learner) {
   set("level", String(learner.level));
   set("streak", `${learner.streakDays} ${learner.streakDays === 1 ? "day" : "days"}`);
   // "Continue: LESSON — PART" follows the learner's work.
-  const resume = document.querySelector("a[data-continue]");
+  let resume = document.querySelector("a[data-continue]");
+  const stats = document.querySelector('[data-testid="learner-stats"]');
+  if (!resume && learner.continue && stats) {
+    // A first visit's header has none yet.
+    resume = document.createElement("a");
+    resume.className = "continue-link";
+    resume.dataset.continue = "";
+    resume.dataset.testid = "continue-header";
+    stats.after(resume);
+  }
   if (resume && learner.continue) {
     resume.href = learner.continue.href;
     resume.textContent = learner.continue.label;
