@@ -71,9 +71,9 @@ const (
 // equal the expected JSON structurally.
 //
 // Samples are shown to the learner and run by "Run"; hidden cases run only
-// on "Submit" and are never sent to the browser. The solution is used only by
-// "learn check", which requires it to pass every case and the starter to
-// fail at least one.
+// on "Submit" and are never sent to the browser. "learn check" requires the
+// solution to pass every case and the starter to fail at least one; a
+// learner sees the solution only after their own first passing submission.
 //
 // A case (or an MCP call) may quote, as its rule, the words of the prompt it
 // checks; "learn check --strict" warns about a hidden one without. The
@@ -96,6 +96,18 @@ const (
 //	  - note: another wording, with an f-string
 //	    code: |
 //	      …
+//
+// Hints lead a learner who is stuck, one at a time, once a run or
+// submission of theirs has failed; they point at what to look at and never
+// give the code (a hint that quotes a line of the solution is an error).
+// Taking hints does not change the XP. A learner who solved the exercise
+// may open the reference solution to compare, unless show_solution is
+// false:
+//
+//	hints:
+//	  - Which of the two kinds of failure is this one?
+//	  - The model reads the text of a tool error; what does it need to know?
+//	show_solution: false
 type Exercise struct {
 	ID       string         `yaml:"id"`
 	Title    string         `yaml:"title"`
@@ -115,9 +127,54 @@ type Exercise struct {
 	WrongSolutions []GraderSolution `yaml:"wrong_solutions"`
 	OtherSolutions []GraderSolution `yaml:"other_solutions"`
 
+	// Hints lead a learner who is stuck, without giving the code: at most
+	// MaxExerciseHints short markdown texts, revealed one at a time on
+	// request once the learner's run or submission has failed.
+	Hints []string `yaml:"hints"`
+	// ShowSolution, when false, keeps the reference solution from the
+	// learner even after they solve the exercise; by default a learner
+	// who solved it may compare their code with it.
+	ShowSolution *bool `yaml:"show_solution"`
+
 	// PromptHTML is Prompt rendered as markdown.
 	PromptHTML template.HTML `yaml:"-"`
+	// HintsHTML are Hints rendered as markdown, in order.
+	HintsHTML []template.HTML `yaml:"-"`
 }
+
+// MaxExerciseHints is how many hints an exercise may list.
+const MaxExerciseHints = 5
+
+// SolutionShown reports whether a learner who solved the exercise may see
+// its reference solution (the block's show_solution, true by default).
+func (e *Exercise) SolutionShown() bool { return e.ShowSolution == nil || *e.ShowSolution }
+
+// hintProblems says what is wrong with an exercise's hints: too many, an
+// empty one, or one that quotes a line of the solution.
+func hintProblems(e *Exercise) []string {
+	var ps []string
+	if len(e.Hints) > MaxExerciseHints {
+		ps = append(ps, fmt.Sprintf("%d hints is too many: give at most %d, each a step towards the answer", len(e.Hints), MaxExerciseHints))
+	}
+	for i, h := range e.Hints {
+		if strings.TrimSpace(h) == "" {
+			ps = append(ps, fmt.Sprintf("hint %d is empty: write what to look at next, such as \"Which exception reaches the model as a tool error?\"", i+1))
+			continue
+		}
+		for _, l := range strings.Split(e.Solution, "\n") {
+			if l = strings.TrimSpace(l); len(l) >= minQuotedLine && strings.Contains(h, l) {
+				ps = append(ps, fmt.Sprintf("hint %d quotes the solution's line %q: a hint leads the way without giving the code", i+1, l))
+				break
+			}
+		}
+	}
+	return ps
+}
+
+// minQuotedLine is the length from which a solution line found in a hint
+// counts as giving the code away; shorter lines (return None) are words
+// any hint may use.
+const minQuotedLine = 24
 
 // ExerciseCase is one test: the program reads Stdin and must print
 // Expected, or output that passes Checks.
@@ -438,7 +495,7 @@ func (r *renderer) decodeExercise(file string, body []byte, line int) (*Widget, 
 	dec := yaml.NewDecoder(bytes.NewReader(body))
 	dec.KnownFields(true)
 	if err := dec.Decode(&e); err != nil {
-		add(line+yamlErrorLine(err, 0), "%s (known fields: id, title, prompt, starter, solution, compare, schema, checks, xp, samples, hidden, mcp, wrong_solutions, other_solutions; a case has name, rule, stdin, expected or checks; checks has contains, contains_any, mentions_one_of, not_contains, max_length, matches, not_matches, ignore_case, normalize_space, whole_words; a wrong or other solution has note, and code or replace and with)", yamlErrorText(err))
+		add(line+yamlErrorLine(err, 0), "%s (known fields: id, title, prompt, starter, solution, compare, schema, checks, xp, samples, hidden, mcp, wrong_solutions, other_solutions, hints, show_solution; a case has name, rule, stdin, expected or checks; checks has contains, contains_any, mentions_one_of, not_contains, max_length, matches, not_matches, ignore_case, normalize_space, whole_words; a wrong or other solution has note, and code or replace and with)", yamlErrorText(err))
 		return nil, ps
 	}
 	at := func(key string) int { return line + keyLine(&node, key) }
@@ -452,7 +509,7 @@ func (r *renderer) decodeExercise(file string, body []byte, line int) (*Widget, 
 		add(at("prompt"), "missing prompt: say in markdown what the program reads and what it must print")
 	}
 	if strings.TrimSpace(e.Solution) == "" {
-		add(at("solution"), "missing solution: a reference program that passes every case (learn check runs it; learners never see it)")
+		add(at("solution"), "missing solution: a reference program that passes every case (learn check runs it; learners see it only after solving the exercise, unless show_solution is false)")
 	}
 	if e.Compare != "" && e.Compare != CompareLines && e.Compare != CompareExact && e.Compare != CompareJSON {
 		add(at("compare"), "compare %q is not known: use \"lines\" (the default), \"exact\" or \"json\"", e.Compare)
@@ -470,6 +527,9 @@ func (r *renderer) decodeExercise(file string, body []byte, line int) (*Widget, 
 	}
 	if e.XP != nil && *e.XP < 0 {
 		add(at("xp"), "xp must be 0 or more, such as \"xp: 20\"")
+	}
+	for _, p := range hintProblems(&e) {
+		add(at("hints"), "%s", p)
 	}
 	ps = append(ps, e.MCP.validate(&e, file, at("mcp"))...)
 	if len(e.Samples) == 0 && e.MCP == nil {
@@ -530,5 +590,13 @@ func (r *renderer) decodeExercise(file string, body []byte, line int) (*Widget, 
 		return nil, ps
 	}
 	e.PromptHTML = template.HTML(prompt.String())
+	for i, h := range e.Hints {
+		var b bytes.Buffer
+		if err := r.md.Convert([]byte(h), &b); err != nil {
+			add(at("hints"), "hint %d could not be rendered: %v", i+1, err)
+			return nil, ps
+		}
+		e.HintsHTML = append(e.HintsHTML, template.HTML(b.String()))
+	}
 	return &Widget{Kind: KindExercise, ID: e.ID, Line: line, Exercise: &e}, nil
 }

@@ -93,6 +93,7 @@ func FrontMatterFields() []Field {
 		{Name: "objectives", Required: true, Meaning: "A list of what the learner will be able to do, shown at the top of the lesson."},
 		{Name: "minutes", Required: true, Meaning: "About how long the lesson takes, shown on its card."},
 		{Name: "xp", Default: "the XP the lesson's parts earn", Meaning: "Not needed: pages show the XP a learner can earn from the lesson's widgets, quiz and exercises. If set, learn check warns when it differs from that sum."},
+		{Name: "sources", Default: "none", Meaning: "The documents the lesson teaches from, listed in a Sources section at its end: each has a title and an http or https url, such as \"- {title: \"MCP specification: Tools\", url: https://modelcontextprotocol.io/specification/2026-07-28/server/tools}\"."},
 	}
 }
 

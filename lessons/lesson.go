@@ -61,6 +61,7 @@ package lessons
 import (
 	"fmt"
 	"html/template"
+	"net/url"
 	"strings"
 
 	"learn/quiz"
@@ -95,6 +96,37 @@ type Lesson struct {
 	// Parts are the headings, widgets and exercises a learner's question
 	// can be tied to, in reading order.
 	Parts []Part
+	// Sources are the documents the lesson teaches from (the front
+	// matter's sources), listed at its end; nil when it names none.
+	Sources []Source
+}
+
+// Source is a document a lesson teaches from: a title and its public
+// address, from the front matter:
+//
+//	sources:
+//	  - title: "MCP specification 2026-07-28: Tools"
+//	    url: https://modelcontextprotocol.io/specification/2026-07-28/server/tools
+type Source struct {
+	Title string `yaml:"title"`
+	URL   string `yaml:"url"`
+}
+
+// problems says what is wrong with the source: it needs a title and an
+// absolute http or https address with a host.
+func (s Source) problems() []string {
+	var ps []string
+	if strings.TrimSpace(s.Title) == "" {
+		ps = append(ps, `has no title: name the document, such as "title: MCP specification: Tools"`)
+	}
+	u, err := url.Parse(strings.TrimSpace(s.URL))
+	switch {
+	case strings.TrimSpace(s.URL) == "":
+		ps = append(ps, "has no url: give the document's public address, such as \"url: https://modelcontextprotocol.io/specification/2026-07-28/server/tools\"")
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || s.URL != strings.TrimSpace(s.URL):
+		ps = append(ps, fmt.Sprintf("url %q is not an http or https address: write it whole, such as \"https://modelcontextprotocol.io/…\"", s.URL))
+	}
+	return ps
 }
 
 // Segment is one piece of a lesson body: either rendered HTML or a widget.

@@ -21,6 +21,7 @@ type frontMatter struct {
 	Objectives []string `yaml:"objectives"`
 	Minutes    int      `yaml:"minutes"`
 	XP         *int     `yaml:"xp"`
+	Sources    []Source `yaml:"sources"`
 
 	xpLine int // the line of xp in the file
 }
@@ -146,7 +147,7 @@ func parseLesson(r *renderer, name string, src []byte) (*Lesson, []Problem) {
 	fm, ps := parseFrontMatter(name, header)
 	l := &Lesson{
 		Title: fm.Title, Slug: fm.Slug, Order: fm.Order, Summary: fm.Summary,
-		Objectives: fm.Objectives, Minutes: fm.Minutes, File: name,
+		Objectives: fm.Objectives, Minutes: fm.Minutes, File: name, Sources: fm.Sources,
 	}
 	ps = append(ps, r.render(l, body, bodyLine)...)
 	ps = append(ps, checkWidgets(l)...)
@@ -174,7 +175,7 @@ func parseFrontMatter(name string, header []byte) (frontMatter, []Problem) {
 	dec := yaml.NewDecoder(bytes.NewReader(header))
 	dec.KnownFields(true)
 	if err := dec.Decode(&fm); err != nil {
-		add(yamlErrorLine(err, 1), "bad front matter: %s (known fields: title, slug, order, summary, objectives, minutes, xp)", yamlErrorText(err))
+		add(yamlErrorLine(err, 1), "bad front matter: %s (known fields: title, slug, order, summary, objectives, minutes, xp, sources; a source has title and url)", yamlErrorText(err))
 		return fm, ps
 	}
 	line := func(key string) int { return keyLine(&root, key) + 1 }
@@ -204,6 +205,12 @@ func parseFrontMatter(name string, header []byte) (frontMatter, []Problem) {
 	}
 	if fm.XP != nil && *fm.XP < 0 {
 		add(line("xp"), "xp must be 0 or more; better, leave it out: pages show the XP the lesson's parts earn")
+	}
+	for i, src := range fm.Sources {
+		at := caseKeyLine(&root, "sources", i, "url") + 1
+		for _, p := range src.problems() {
+			add(at, "source %d %s", i+1, p)
+		}
 	}
 	return fm, ps
 }

@@ -72,6 +72,8 @@ type ExerciseDetail struct {
 	Solved bool
 	// Verdicts are the latest run's case verdicts, by case name.
 	Verdicts []CaseVerdict
+	// HintsShown is how many of the exercise's hints the learner took.
+	HintsShown int
 }
 
 // CaseVerdict is one case of a stored report.
@@ -120,9 +122,13 @@ func (s *Service) ClassLearner(ctx context.Context, a Actor, classID int64, lear
 	if err != nil {
 		return d, err
 	}
+	hints, err := s.learning.HintsShown(ctx, learnerID)
+	if err != nil {
+		return d, err
+	}
 	for _, l := range s.Course().Lessons {
 		for _, ex := range l.Exercises() {
-			ed := ExerciseDetail{Lesson: l, Exercise: ex, Latest: latest[ex.ID], Solved: states[ex.ID].Solved()}
+			ed := ExerciseDetail{Lesson: l, Exercise: ex, Latest: latest[ex.ID], Solved: states[ex.ID].Solved(), HintsShown: hints[ex.ID]}
 			var rep struct {
 				Cases []struct {
 					Name    string `json:"name"`

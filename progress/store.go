@@ -130,6 +130,14 @@ type LearningStore interface {
 	// ExerciseStates returns, per exercise id, how the learner's runs and
 	// submissions went.
 	ExerciseStates(ctx context.Context, learnerID string) (map[string]ExerciseState, error)
+	// RevealHints records that the learner (who must exist) has seen the
+	// exercise's first n hints, n at least 1, and returns how many they
+	// have seen now: the count never goes down, so posting the same n
+	// twice, or a smaller one, changes nothing.
+	RevealHints(ctx context.Context, learnerID, exerciseID string, n int, now time.Time) (int, error)
+	// HintsShown returns how many hints the learner has seen, by exercise
+	// id; an exercise with none is absent.
+	HintsShown(ctx context.Context, learnerID string) (map[string]int, error)
 
 	// TotalXP returns the sum of the learner's awards (0 for nobody).
 	TotalXP(ctx context.Context, learnerID string) (int, error)
@@ -271,6 +279,8 @@ type Submission struct {
 type ExerciseState struct {
 	ExerciseID string
 	Runs       int // runs and submissions together
+	// Failures counts the runs and submissions that did not pass.
+	Failures int
 	// SolvedAt is the first passing submission; zero while unsolved.
 	SolvedAt time.Time
 	// LastPassed and LastAt describe the latest run or submission.

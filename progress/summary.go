@@ -41,6 +41,10 @@ type Summary struct {
 	// each exercise tried, by id.
 	Quizzes   map[string]QuizScore
 	Exercises map[string]ExerciseState
+	// Hints counts the hints revealed, by exercise id.
+	Hints map[string]int
+	// OpenedAt is when each opened lesson was first opened, by slug.
+	OpenedAt map[string]time.Time
 	// Notices counts unread notices of answers and acceptances.
 	Notices int
 	loaded  time.Time
@@ -52,7 +56,8 @@ type Summary struct {
 // newSummary is the summary of someone with no activity yet.
 func newSummary() Summary {
 	return Summary{Level: 1, Zone: "UTC", Opened: map[string]bool{}, Attempts: map[string]int{}, Codes: map[string]string{},
-		Widgets: map[string]Attempt{}, Quizzes: map[string]QuizScore{}, Exercises: map[string]ExerciseState{}}
+		Widgets: map[string]Attempt{}, Quizzes: map[string]QuizScore{}, Exercises: map[string]ExerciseState{},
+		Hints: map[string]int{}, OpenedAt: map[string]time.Time{}}
 }
 
 // QuizAttempt returns the number of a's next try at the lesson's widget:
@@ -160,8 +165,9 @@ func (s *Service) Summary(ctx context.Context, a Actor) (Summary, error) {
 	if err != nil {
 		return e, err
 	}
-	for slug := range progress {
+	for slug, p := range progress {
 		e.Opened[slug] = true
+		e.OpenedAt[slug] = p.OpenedAt
 	}
 	if e.XP, err = s.learning.TotalXP(ctx, a.ID); err != nil {
 		return e, err
@@ -196,6 +202,9 @@ func (s *Service) Summary(ctx context.Context, a Actor) (Summary, error) {
 		return e, err
 	}
 	if e.Exercises, err = s.learning.ExerciseStates(ctx, a.ID); err != nil {
+		return e, err
+	}
+	if e.Hints, err = s.learning.HintsShown(ctx, a.ID); err != nil {
 		return e, err
 	}
 	s.summaries.put(a.ID, e, mark)

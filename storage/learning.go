@@ -362,6 +362,9 @@ func (s *DB) ExerciseStates(ctx context.Context, learnerID string) (map[string]p
 		e := out[id]
 		e.ExerciseID = id
 		e.Runs++
+		if !passed {
+			e.Failures++
+		}
 		e.LastPassed, e.LastMode, e.LastAt = passed, mode, t
 		if passed && mode == "submit" && e.SolvedAt.IsZero() {
 			e.SolvedAt = t

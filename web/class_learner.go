@@ -95,7 +95,10 @@ type ExerciseRow struct {
 	Mode, When    string
 	LastPassed    bool
 	Verdicts      []progress.CaseVerdict
-	Code          template.HTML
+	// Hints says how many of the exercise's hints the learner took, such
+	// as "1 of 3 hints taken"; "" when the exercise has none.
+	Hints string
+	Code  template.HTML
 }
 
 // classLearner draws one learner's page.
@@ -175,6 +178,9 @@ func (s *Server) renderLearner(w http.ResponseWriter, r *http.Request, status in
 	for _, ex := range d.Exercises {
 		row := ExerciseRow{Lesson: ex.Lesson.Title, Title: ex.Exercise.Title, Solved: ex.Solved, Tried: !ex.Latest.At.IsZero(),
 			Mode: ex.Latest.Mode, LastPassed: ex.Latest.Passed, Verdicts: ex.Verdicts}
+		if n := len(ex.Exercise.Hints); n > 0 {
+			row.Hints = fmt.Sprintf("%d of %s taken", ex.HintsShown, Plural(n, "hint", "hints"))
+		}
 		if row.Tried {
 			row.When = ex.Latest.At.In(d.Zone).Format("2 Jan 15:04")
 			if row.Code, err = lessons.HighlightPython(ex.Latest.Code); err != nil {

@@ -13,7 +13,9 @@ import (
 
 	"github.com/gorilla/securecookie"
 
+	"learn/lessons"
 	"learn/progress"
+	"learn/quiz"
 )
 
 // learnerCookie is the cookie that carries the anonymous learner id.
@@ -230,16 +232,44 @@ func summaryFrom(ctx context.Context) progress.Summary {
 }
 
 // badge returns the header figures of a summary.
-func badge(sum progress.Summary) LearnerBadge {
+func (s *Server) badge(sum progress.Summary) LearnerBadge {
 	b := LearnerBadge{XP: sum.XP, Level: sum.Level, StreakDays: sum.StreakDays, ActiveToday: sum.ActiveToday, ReviewsDue: sum.ReviewsDue, Notices: sum.Notices}
 	if b.Level == 0 {
 		b.Level = 1
 	}
+	b.Continue = continueLink(s.course(), sum)
 	return b
 }
 
 // badgeFrom returns the header figures of the request's learner.
-func badgeFrom(ctx context.Context) LearnerBadge { return badge(summaryFrom(ctx)) }
+func (s *Server) badgeFrom(ctx context.Context) LearnerBadge { return s.badge(summaryFrom(ctx)) }
+
+// continueLink is where the learner picks up the course, or nil for one
+// who has not opened a lesson.
+func continueLink(course *lessons.Course, sum progress.Summary) *ContinueLink {
+	at, ok, done := sum.Resume(course)
+	switch {
+	case !ok:
+		return nil
+	case done:
+		return &ContinueLink{Done: true, Label: "Course done: review what you missed", Href: "/review"}
+	}
+	part, anchor := partTitle(at.Part)
+	return &ContinueLink{Lesson: at.Lesson.Title, Part: part, Label: "Continue: " + at.Lesson.Title + " — " + part,
+		Href: "/lessons/" + at.Lesson.Slug + "#" + anchor}
+}
+
+// partTitle is how the lesson map names an interactive part, and its
+// anchor on the lesson page.
+func partTitle(w *lessons.Widget) (title, anchor string) {
+	switch {
+	case w.Exercise != nil:
+		return "Practice: " + w.Exercise.Title, "x-" + w.ID
+	case w.Kind == quiz.KindQuiz:
+		return "Lesson quiz", "w-" + w.ID
+	}
+	return "Try it: " + widgetTitle(w), "w-" + w.ID
+}
 
 // newLearnerID returns 128 random bits as hex.
 func newLearnerID() (string, error) {

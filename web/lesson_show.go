@@ -26,6 +26,14 @@ func (s *Server) lessonShow(w http.ResponseWriter, r *http.Request) error {
 	if err := s.app.OpenLesson(r.Context(), a, slug); err != nil {
 		return err
 	}
+	if a.Known && !summaryFrom(r.Context()).Opened[slug] {
+		// A first opening moves "Continue" to this lesson.
+		sum, err := s.app.Summary(r.Context(), a)
+		if err != nil {
+			return err
+		}
+		r = withSummary(r, sum)
+	}
 	var shown *progress.ResultToShow
 	if c, err := r.Cookie(resultCookie); err == nil && c.Value == slug {
 		// A plain form post left a result to show once (see keepResult).
@@ -171,6 +179,10 @@ func (s *Server) lessonView(r *http.Request, lesson *lessons.Lesson, o lessonOve
 		}
 		v.QA = qa
 	}
+	v.Sources = lesson.Sources
+	if !skeleton {
+		v.Finished = s.finished(lesson, sum)
+	}
 	prev, next := course.Neighbours(lesson.Slug)
 	if prev != nil {
 		v.Prev = &LessonLink{Title: prev.Title, Slug: prev.Slug}
@@ -179,4 +191,17 @@ func (s *Server) lessonView(r *http.Request, lesson *lessons.Lesson, o lessonOve
 		v.Next = &LessonLink{Title: next.Title, Slug: next.Slug}
 	}
 	return v, nil
+}
+
+// finished is the box that ends the lesson once the learner completed it
+// (see progress.Summary.LessonStatus), nil before.
+func (s *Server) finished(lesson *lessons.Lesson, sum progress.Summary) *FinishedView {
+	if sum.LessonStatus(lesson).State != progress.Completed {
+		return nil
+	}
+	f := &FinishedView{}
+	if _, next := s.course().Neighbours(lesson.Slug); next != nil {
+		f.Next = &LessonLink{Title: next.Title, Slug: next.Slug}
+	}
+	return f
 }

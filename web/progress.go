@@ -60,6 +60,13 @@ type LessonProgressRow struct {
 	Parts    string
 	Score    string // "5 of 6", or "—"
 	Attempts int
+	// Unfinished links each part not done yet, in reading order.
+	Unfinished []PartLink
+}
+
+// PartLink is a link to one part of a lesson.
+type PartLink struct {
+	Title, Href string
 }
 
 func (s *Server) progressShow(w http.ResponseWriter, r *http.Request) error {
@@ -92,6 +99,12 @@ func (s *Server) progressShow(w http.ResponseWriter, r *http.Request) error {
 		if lr.Quiz.Attempts > 0 {
 			row.Score = fmt.Sprintf("%d of %d", lr.Quiz.Best, lr.Quiz.Total)
 			row.Attempts = lr.Quiz.Attempts
+		}
+		for _, seg := range lr.Lesson.Segments {
+			if w := seg.Widget; w != nil && !rep.Summary.PartDone(lr.Lesson, w) {
+				title, anchor := partTitle(w)
+				row.Unfinished = append(row.Unfinished, PartLink{Title: title, Href: "/lessons/" + lr.Lesson.Slug + "#" + anchor})
+			}
 		}
 		v.Lessons = append(v.Lessons, row)
 	}
@@ -167,4 +180,14 @@ func axisLabels(from, to time.Time) (string, string) {
 		return from.Format("2 Jan"), to.Format("2 Jan")
 	}
 	return from.Format("2 Jan 2006"), to.Format("2 Jan 2006")
+}
+
+// hasUnfinished reports whether any lesson has a part left to do.
+func hasUnfinished(rows []LessonProgressRow) bool {
+	for _, r := range rows {
+		if len(r.Unfinished) > 0 {
+			return true
+		}
+	}
+	return false
 }

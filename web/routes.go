@@ -19,6 +19,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /lessons/{slug}/widgets/{id}", s.handle(s.widgetShow))
 	mux.Handle("POST /lessons/{slug}/widgets/{id}", s.capForm(s.handle(s.graded(s.widgetCheck))))
 	mux.Handle("POST /lessons/{slug}/exercises/{id}", s.handle(s.exerciseForm))
+	mux.Handle("POST /lessons/{slug}/exercises/{id}/hints", s.handle(s.exerciseHint))
 	mux.Handle("POST /api/exercises/{id}/run", s.handle(s.apiExercise(grading.Run)))
 	mux.Handle("POST /api/exercises/{id}/submit", s.handle(s.apiExercise(grading.Submit)))
 	mux.Handle("POST /lessons/{slug}/questions", s.handle(s.questionAsk))

@@ -199,7 +199,7 @@ func (s *Server) page(r *http.Request, title, nav string) Page {
 		// The highlighter's stylesheet first, so the app's own rules (theme
 		// colours with enough contrast) win where both apply.
 		Stylesheet: []string{s.assets.URL("highlight.css"), s.assets.URL("app.css")},
-		Learner:    badgeFrom(r.Context()),
+		Learner:    s.badgeFrom(r.Context()),
 		Icon:       s.assets.URL("favicon.svg"),
 	}
 	if s.assets.Has("app.js") {

@@ -34,6 +34,8 @@ const (
 	holeTOC     = "toc:"  // + top or side
 	holePart    = "part:" // + widget or exercise id
 	holeQA      = "qa"    // the questions section (qa.templ)
+	// holeFinished is the box that ends a completed lesson (lesson.templ).
+	holeFinished = "finished"
 )
 
 // Hole markers use private-use characters, which no lesson contains and
@@ -274,7 +276,7 @@ func (s *Server) serveLesson(w http.ResponseWriter, r *http.Request, lesson *les
 	}
 	a, sum := progress.ActorFrom(r.Context()), summaryFrom(r.Context())
 	attempt := quizAttempt(a, sum, lesson)
-	figures := badge(sum)
+	figures := s.badge(sum)
 	var nonce string
 	buf := pageBuffers.Get().(*bytes.Buffer)
 	defer putPageBuffer(buf)
@@ -292,6 +294,10 @@ func (s *Server) serveLesson(w http.ResponseWriter, r *http.Request, lesson *les
 				}
 			}
 			buf.WriteString(nonce)
+		case h == holeFinished:
+			if f := s.finished(lesson, sum); f != nil {
+				return finishedBox(f).Render(r.Context(), buf)
+			}
 		case h == holeQA:
 			v, err := s.qaView(r, lesson, qaDraft{})
 			if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 
+	"learn/lessons"
 	"learn/progress"
 	"learn/quiz"
 )
@@ -58,6 +59,22 @@ type LearnerBadge struct {
 	ReviewsDue  int  `json:"reviewsDue"`
 	// Notices counts unread answers and acceptances (the header badge).
 	Notices int `json:"notices"`
+	// Continue is where the learner picks up the course; nil for a new
+	// visitor.
+	Continue *ContinueLink `json:"continue,omitempty"`
+}
+
+// ContinueLink is "Continue: LESSON — PART", the first unfinished part of
+// the lesson the learner last worked in (see progress.Summary.Resume), or,
+// once every part is done, the way to review.
+type ContinueLink struct {
+	// Lesson and Part name where to go; Part is "" when everything is done.
+	Lesson string `json:"lesson"`
+	Part   string `json:"part"`
+	// Label is the whole text of the link.
+	Label string `json:"label"`
+	Href  string `json:"href"`
+	Done  bool   `json:"done"`
 }
 
 // stateClass returns the CSS class of a lesson state's badge.
@@ -117,6 +134,18 @@ type LessonView struct {
 	CompletedMeans string
 	// QA is the questions section (qa_views.go).
 	QA QAView
+	// Sources are the documents the lesson teaches from, listed at its end.
+	Sources []lessons.Source
+	// Finished, when the learner has completed the lesson, is the box
+	// that leads to the next lesson; nil before (and in a skeleton, where
+	// it is a hole).
+	Finished *FinishedView
+}
+
+// FinishedView is the box at the end of a completed lesson: "Next lesson:
+// TITLE", or at the end of the course, the way to the progress page.
+type FinishedView struct {
+	Next *LessonLink
 }
 
 // TOCEntry is one line of a lesson's table of contents.

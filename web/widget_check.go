@@ -22,6 +22,9 @@ type checkResponse struct {
 	Awarded int `json:"awarded"`
 	// Learner is the header's figures after the check.
 	Learner LearnerBadge `json:"learner"`
+	// Finished is the box that ends the lesson, drawn once the check
+	// completed it ("Next lesson: TITLE"); "" before.
+	Finished string `json:"finished,omitempty"`
 }
 
 // widgetCheck grades a posted widget through the core and answers with the
@@ -80,9 +83,16 @@ func (s *Server) answerWidget(w http.ResponseWriter, r *http.Request, out progre
 		if err := widget(view).Render(r.Context(), &buf); err != nil {
 			return fmt.Errorf("web: render widget %s: %w", view.ID, err)
 		}
+		var finished bytes.Buffer
+		if f := s.finished(out.Lesson, summaryFrom(r.Context())); f != nil {
+			if err := finishedBox(f).Render(r.Context(), &finished); err != nil {
+				return fmt.Errorf("web: render the end of %s: %w", out.Lesson.Slug, err)
+			}
+		}
 		w.Header().Set("Cache-Control", "no-store")
 		return writeJSON(w, status, checkResponse{
-			HTML: buf.String(), Passed: view.Passed, Outcome: view.Outcome, Awarded: out.Awarded, Learner: badgeFrom(r.Context()),
+			HTML: buf.String(), Passed: view.Passed, Outcome: view.Outcome, Awarded: out.Awarded, Learner: s.badgeFrom(r.Context()),
+			Finished: finished.String(),
 		})
 	}
 	if view.Refused {

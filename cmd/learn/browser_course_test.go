@@ -37,8 +37,12 @@ func widgetClicks(scope string, w *lessons.Widget) []string {
 
 // TestBrowserWholeCourse goes through the course as a new learner would:
 // every lesson in order, every widget answered, every quiz passed, every
-// exercise solved with its reference solution typed into the editor. It
-// saves a screenshot of each lesson (set LEARN_SCREENSHOTS to keep them).
+// exercise first submitted as it starts (which fails), helped by its first
+// hint, then solved with its reference solution typed into the editor,
+// which the panel then offers to compare with. Each completed lesson ends
+// with "Next lesson", which leads on; every other lesson is reached from
+// the home page's "Continue" instead. It saves a screenshot of each lesson
+// (set LEARN_SCREENSHOTS to keep them).
 func TestBrowserWholeCourse(t *testing.T) {
 	course, err := lessons.Load(lessons.BuiltIn())
 	if err != nil {
@@ -47,10 +51,33 @@ func TestBrowserWholeCourse(t *testing.T) {
 	base, _ := startServer(t, filepath.Join(t.TempDir(), "learn.db"))
 	waitReady(t, base)
 	b := newBrowser(t)
-	b.do(t, chromedp.Navigate(base+"/"))
+	b.do(t, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="lesson-list"]`)))
+	if n := eval[int](t, b, `document.querySelectorAll('[data-testid="continue-home"]').length`); n != 0 {
+		t.Error("a new visitor is offered Continue")
+	}
 	wantXP := 0
 	for i, lesson := range course.Lessons {
-		b.do(t, chromedp.Navigate(base+"/lessons/"+lesson.Slug), chromedp.WaitVisible(chromedp.CSS("#lesson-title")))
+		switch {
+		case i == 0:
+			b.do(t, chromedp.Navigate(base+"/lessons/"+lesson.Slug), chromedp.WaitVisible(chromedp.CSS("#lesson-title")))
+		case i%2 == 1:
+			// The previous lesson's "Next lesson".
+			b.do(t, clickSteady(`[data-testid="next-lesson"]`), chromedp.WaitVisible(chromedp.CSS("#lesson-title")))
+		default:
+			// From the home page: the lesson just finished is done, so
+			// Continue leads to the next one.
+			b.do(t, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="continue-home"] a`)))
+			if got := b.text(t, `[data-testid="continue-home"] a`); !strings.HasPrefix(got, "Continue: "+lesson.Title+" — ") {
+				t.Errorf("after lesson %d the home page offers %q, want lesson %q", i, got, lesson.Title)
+			}
+			b.do(t, clickSteady(`[data-testid="continue-home"] a`), chromedp.WaitVisible(chromedp.CSS("#lesson-title")))
+		}
+		// A click leaves the old page up while the next one loads.
+		b.waitTrue(t, "lesson "+lesson.Slug, `location.pathname === "/lessons/`+lesson.Slug+`" && document.readyState === "complete"`)
+		b.do(t, chromedp.WaitVisible(chromedp.CSS("#lesson-title")))
+		if got := b.text(t, "#lesson-title"); got != lesson.Title {
+			t.Fatalf("lesson %d: the way on led to %q, want %q", i+1, got, lesson.Title)
+		}
 		for _, seg := range lesson.Segments {
 			w := seg.Widget
 			if w == nil {
@@ -59,11 +86,17 @@ func TestBrowserWholeCourse(t *testing.T) {
 			switch {
 			case w.Exercise != nil:
 				scope := fmt.Sprintf(`[data-testid="exercise-%s"]`, w.ID)
-				b.do(t, chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="editor"]`)),
-					setCode(scope+` textarea[name="code"]`, w.Exercise.Solution))
+				b.do(t, chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="editor"]`)))
+				// The starter fails, which opens the hints; take the first.
+				b.submitUntilGraded(t, scope)
+				b.do(t, clickSteady(scope+` [data-testid="show-hint"]`), chromedp.WaitVisible(chromedp.CSS(`#x-`+w.ID+`-hint-1`)))
+				b.do(t, setCode(scope+` textarea[name="code"]`, w.Exercise.Solution))
 				b.submitUntilGraded(t, scope)
 				if got := b.text(t, scope+` [data-testid="summary"]`); !strings.Contains(got, "Solved.") {
 					t.Errorf("%s: exercise %s with its reference solution: %q", lesson.Slug, w.ID, got)
+				}
+				if n := eval[int](t, b, `document.querySelectorAll('`+scope+` [data-testid="reference-solution"]').length`); n != 1 {
+					t.Errorf("%s: once solved, exercise %s offers no reference solution to compare with", lesson.Slug, w.ID)
 				}
 				wantXP += w.Exercise.XPValue()
 			case w.Kind == quiz.KindQuiz:
@@ -87,6 +120,15 @@ func TestBrowserWholeCourse(t *testing.T) {
 				wantXP += quiz.WidgetXP
 			}
 		}
+		if i+1 < len(course.Lessons) {
+			// Shown in place by the check that completed the lesson.
+			b.do(t, chromedp.WaitVisible(chromedp.CSS(`[data-testid="next-lesson"]`)))
+			if got, want := b.text(t, `[data-testid="next-lesson"]`), "Next lesson: "+course.Lessons[i+1].Title; got != want {
+				t.Errorf("%s ends with %q, want %q", lesson.Slug, got, want)
+			}
+		} else {
+			b.do(t, chromedp.WaitVisible(chromedp.CSS(`[data-testid="course-finished"]`)))
+		}
 		wide, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > document.documentElement.clientWidth`))
 		if err != nil || wide {
 			t.Errorf("%s: with every result shown, the page is wider than the window (%v)", lesson.Slug, err)
@@ -100,7 +142,10 @@ func TestBrowserWholeCourse(t *testing.T) {
 		}
 	}
 	if got := b.text(t, `[data-testid="xp-total"]`); got != fmt.Sprint(wantXP) {
-		t.Errorf("XP after the whole course = %s, want %d", got, wantXP)
+		t.Errorf("XP after the whole course = %s, want %d (hints change no XP)", got, wantXP)
+	}
+	if got := b.text(t, `[data-testid="continue-home"] a`); !strings.HasPrefix(got, "Course done") {
+		t.Errorf("with every part done, the home page offers %q", got)
 	}
 	b.screenshot(t, "home-completed")
 	b.do(t, chromedp.Navigate(base+"/progress"), chromedp.WaitVisible(chromedp.CSS(`[data-testid="xp-chart"]`)))

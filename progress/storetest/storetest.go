@@ -65,6 +65,7 @@ func Run(t *testing.T, open Open) {
 			{"LearnersAreApart", testLearnersApart},
 			{"LastAttempts", testLastAttempts},
 			{"ResultsShowOnce", testResultsShowOnce},
+			{"HintsOnlyGrow", testHintsOnlyGrow},
 		}},
 		{"XPLedger", []test{ // the quiz package's XP rule, through the core (xpmodel.go)
 			{"Model", testXPModel},
@@ -437,11 +438,55 @@ func testExerciseStates(t *testing.T, s Backend) {
 		t.Fatal(err)
 	}
 	ex := got["ex"]
+	if ex.Failures != 2 {
+		t.Errorf("ex has %d failures, want 2 (a failed submission and a failed run)", ex.Failures)
+	}
 	if ex.Runs != 4 || !ex.Solved() || !ex.SolvedAt.Equal(t0.Add(2*time.Minute)) || ex.LastPassed || ex.LastMode != "run" || !ex.LastAt.Equal(t0.Add(3*time.Minute)) {
 		t.Errorf("ex = %+v, want 4 runs, solved at +2m, last a failing run at +3m", ex)
 	}
 	if o := got["other"]; o.Solved() || o.Runs != 1 || !o.LastPassed {
 		t.Errorf("other = %+v: a passing run of the samples does not solve an exercise", o)
+	}
+}
+
+// testHintsOnlyGrow reveals hints one at a time, posts one twice and an
+// older one again, and keeps learners and exercises apart.
+func testHintsOnlyGrow(t *testing.T, s Backend) {
+	ctx := context.Background()
+	for _, id := range []string{"l1", "l2"} {
+		if _, err := s.EnsureLearner(ctx, id, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := s.HintsShown(ctx, "l1"); err != nil || len(got) != 0 {
+		t.Fatalf("HintsShown before any = %v (%v), want none", got, err)
+	}
+	steps := []struct {
+		name     string
+		exercise string
+		n, want  int
+	}{
+		{"first hint", "ex", 1, 1},
+		{"second hint", "ex", 2, 2},
+		{"the second again (a doubled post)", "ex", 2, 2},
+		{"the first again (an old page)", "ex", 1, 2},
+		{"another exercise", "other", 1, 1},
+	}
+	for i, st := range steps {
+		got, err := s.RevealHints(ctx, "l1", st.exercise, st.n, t0.Add(time.Duration(i)*time.Minute))
+		if err != nil || got != st.want {
+			t.Errorf("%s: RevealHints(%d) = %d (%v), want %d", st.name, st.n, got, err, st.want)
+		}
+	}
+	if _, err := s.RevealHints(ctx, "l1", "ex", 0, t0); err == nil {
+		t.Error("RevealHints(0) succeeded; n must be 1 or more")
+	}
+	got, err := s.HintsShown(ctx, "l1")
+	if err != nil || len(got) != 2 || got["ex"] != 2 || got["other"] != 1 {
+		t.Errorf("HintsShown(l1) = %v (%v), want ex 2 and other 1", got, err)
+	}
+	if other, err := s.HintsShown(ctx, "l2"); err != nil || len(other) != 0 {
+		t.Errorf("HintsShown(l2) = %v (%v): another learner's hints leaked", other, err)
 	}
 }
 

@@ -21,6 +21,28 @@ function updateHeader(learner) {
   set("xp-total", String(learner.xp));
   set("level", String(learner.level));
   set("streak", `${learner.streakDays} ${learner.streakDays === 1 ? "day" : "days"}`);
+  // "Continue: LESSON — PART" follows the learner's work.
+  let resume = document.querySelector("a[data-continue]");
+  const stats = document.querySelector('[data-testid="learner-stats"]');
+  if (!resume && learner.continue && stats) {
+    // A first visit's header has none yet.
+    resume = document.createElement("a");
+    resume.className = "continue-link";
+    resume.dataset.continue = "";
+    resume.dataset.testid = "continue-header";
+    stats.after(resume);
+  }
+  if (resume && learner.continue) {
+    resume.href = learner.continue.href;
+    resume.textContent = learner.continue.label;
+  }
+}
+
+// showFinished fills the end of a lesson the learner just completed with
+// the server's "Next lesson" box.
+function showFinished(html) {
+  const slot = document.querySelector("[data-lesson-finished]");
+  if (slot && html && !slot.firstElementChild) slot.innerHTML = html; // drawn and escaped by the server
 }
 
 // markDone ticks a part in the lesson map (both copies) and recounts the
@@ -97,7 +119,10 @@ async function submitInPlace(event) {
     section.replaceWith(fresh);
     fillZones(fresh);
     openWhenDue(fresh);
-    if (response.ok) updateHeader(data.learner);
+    if (response.ok) {
+      updateHeader(data.learner);
+      showFinished(data.finished);
+    }
     const outcome = fresh.querySelector('[data-testid="outcome"]');
     if (outcome) {
       outcome.setAttribute("tabindex", "-1");
@@ -155,11 +180,17 @@ async function runInPlace(event) {
       const type = response.headers.get("Content-Type") || "";
       if (type.startsWith("text/plain") && raw.trim()) data = { error: raw.trim().slice(0, 300) };
     }
-    const fresh = data.html && new DOMParser().parseFromString(data.html, "text/html").querySelector('[data-testid="results"]');
+    const drawn = data.html && new DOMParser().parseFromString(data.html, "text/html");
+    const fresh = drawn && drawn.querySelector('[data-testid="results"]');
     if (fresh) {
       // Drawn and escaped by the server.
       results.replaceWith(fresh);
       results = fresh;
+      // Hints open after a failed run; the reference solution after solving.
+      const help = drawn.querySelector("[data-exercise-help]");
+      const oldHelp = panel.querySelector("[data-exercise-help]");
+      if (help && oldHelp) oldHelp.replaceWith(help);
+      showFinished(data.finished);
       if (data.passed && body.get("mode") === "submit") markDone(panel.id);
     } else {
       showProblem(results, data.error || data.problem || `The server answered ${response.status} ${response.statusText}; your code is still here, try again.`);
@@ -170,7 +201,39 @@ async function runInPlace(event) {
   }
 }
 
+// Hint forms: show the next hint in place and move to it.
+async function hintInPlace(event) {
+  const form = event.target.closest("form[data-hint-form]");
+  if (!form) return;
+  event.preventDefault();
+  const help = form.closest("[data-exercise-help]");
+  const button = form.querySelector("button");
+  if (button) button.setAttribute("aria-busy", "true");
+  try {
+    const response = await fetch(form.getAttribute("action"), {
+      method: "POST",
+      body: new URLSearchParams(new FormData(form)),
+      headers: { Accept: "application/json" },
+      credentials: "same-origin",
+    });
+    if (!response.ok) throw new Error(`server answered ${response.status}`);
+    const data = await response.json();
+    const fresh = new DOMParser().parseFromString(data.html, "text/html").querySelector("[data-exercise-help]");
+    help.replaceWith(fresh); // drawn and escaped by the server
+    const hints = fresh.querySelectorAll('[data-testid="hint"]');
+    if (hints.length) hints[hints.length - 1].focus();
+    updateHeader(data.learner);
+  } catch (err) {
+    // Fall back to a plain post, which always works.
+    form.removeAttribute("data-hint-form");
+    form.submit();
+  } finally {
+    if (button) button.removeAttribute("aria-busy");
+  }
+}
+
 fillZones(document);
 openWhenDue(document);
+document.addEventListener("submit", hintInPlace);
 document.addEventListener("submit", submitInPlace);
 document.addEventListener("submit", runInPlace);
