@@ -100,3 +100,44 @@ func TestBrowserAccessibility(t *testing.T) {
 	b.do(t, chromedp.Click(chromedp.CSS(`[data-testid="confirm-yes"]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid="removed"]`)))
 	axeHere(t, b, string(script), "the dashboard after a removal")
 }
+
+// check runs axe-core on every page in the light and dark themes.
+func check(t *testing.T, b *browser, base, script string, pages []string) {
+	t.Helper()
+	for _, theme := range []string{"light", "dark"} {
+		b.do(t, chromedp.Action[chromedp.Void](func(ctx context.Context, _ *chromedp.Target) (chromedp.Void, error) {
+			_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: theme}},
+			})
+			return chromedp.Void{}, err
+		}))
+		for _, path := range pages {
+			t.Run(theme+path, func(t *testing.T) {
+				b.do(t, chromedp.Navigate(base+path), chromedp.WaitVisible(chromedp.CSS("main")),
+					chromedp.Evaluate[chromedp.Void](script))
+				violations, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]axeViolation](
+					`axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations)`, chromedp.EvalAwaitPromise))
+				if err != nil {
+					t.Fatalf("axe: %v", err)
+				}
+				var bad []string
+				for _, v := range violations {
+					if v.Impact == "serious" || v.Impact == "critical" {
+						var where []string
+						for i, n := range v.Nodes {
+							if i == 3 {
+								where = append(where, fmt.Sprintf("and %d more", len(v.Nodes)-3))
+								break
+							}
+							where = append(where, strings.Join(n.Target, " "))
+						}
+						bad = append(bad, fmt.Sprintf("%s (%s): %s — %s", v.ID, v.Impact, v.Help, strings.Join(where, "; ")))
+					}
+				}
+				if len(bad) > 0 {
+					t.Errorf("%s in the %s theme breaks accessibility rules:\n%s", path, theme, strings.Join(bad, "\n"))
+				}
+			})
+		}
+	}
+}
