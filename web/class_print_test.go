@@ -78,12 +78,8 @@ func TestQRSVGDecodes(t *testing.T) {
 // teacher, a learner and a stranger.
 func TestWordSheetAndProjector(t *testing.T) {
 	w := newClassWorld(t)
-	w.addTeacher("t@school.example", false)
-	w.addTeacher("other@school.example", false)
-	teacher, other := w.browser(), w.browser()
-	teacher.signIn("t@school.example")
-	other.signIn("other@school.example")
-	class := teacher.createClass("Year 9")
+	teacher, class := w.teacherWithClass()
+	other := w.otherTeacher()
 	code := teacher.joinCode(class)
 	names := []string{"Ash", "Birch", "Cedar"}
 	words := map[string]string{}

@@ -25,10 +25,7 @@ var classCodeRe = regexp.MustCompile(`data-testid="class-code">([A-Z0-9-]+)<`)
 // once it is replaced, and joining can be turned back on.
 func TestContinueWithTheClassCode(t *testing.T) {
 	w := newDeviceWorld(t)
-	w.addTeacher("t@school.example", false)
-	teacher := w.browser()
-	teacher.signIn("t@school.example")
-	class := teacher.createClass("Year 9")
+	teacher, class := w.teacherWithClass()
 	joinCode := teacher.joinCode(class)
 	laptop := w.browser()
 	laptop.earn(w.app)
@@ -134,10 +131,7 @@ func rosterCell(t *testing.T, dashboard, name, slug string) (cell, lastActive st
 // view was not recorded has that lesson opened, not "not started".
 func TestRosterActivityAgrees(t *testing.T) {
 	w := newClassWorld(t)
-	w.addTeacher("t@school.example", false)
-	teacher := w.browser()
-	teacher.signIn("t@school.example")
-	class := teacher.createClass("Year 9")
+	teacher, class := w.teacherWithClass()
 	code := teacher.joinCode(class)
 	reader, answerer := w.browser(), w.browser()
 	reader.join(code, "Reader")
@@ -174,10 +168,7 @@ func TestRosterActivityAgrees(t *testing.T) {
 // the teacher's header names the teacher, not the browser's learner XP.
 func TestDashboardSaysWhatIsAssigned(t *testing.T) {
 	w := newDeviceWorld(t)
-	w.addTeacher("t@school.example", false)
-	teacher := w.browser()
-	teacher.signIn("t@school.example")
-	class := teacher.createClass("Year 9")
+	teacher, class := w.teacherWithClass()
 	code := teacher.joinCode(class)
 	for _, name := range []string{"Ash", "Birch", "Cedar", "Elm", "Fir"} {
 		w.browser().join(code, name)
@@ -218,10 +209,7 @@ func TestDashboardSaysWhatIsAssigned(t *testing.T) {
 // "show all", which lists every row; each row links to its block.
 func TestStuckListShowsAll(t *testing.T) {
 	w := newClassWorld(t)
-	w.addTeacher("t@school.example", false)
-	teacher := w.browser()
-	teacher.signIn("t@school.example")
-	class := teacher.createClass("Year 9")
+	teacher, class := w.teacherWithClass()
 	code := teacher.joinCode(class)
 	items := 0
 	for i := range 2 {
@@ -266,6 +254,27 @@ func TestStuckListShowsAll(t *testing.T) {
 	}
 }
 
+// teacherWithClass adds the teacher t@school.example, signs them in on a
+// browser of their own and makes the class "Year 9": the start of most
+// class tests. It returns the browser and the class's path.
+func (w *classWorld) teacherWithClass() (*browser, string) {
+	w.t.Helper()
+	w.addTeacher("t@school.example", false)
+	teacher := w.browser()
+	teacher.signIn("t@school.example")
+	return teacher, teacher.createClass("Year 9")
+}
+
+// otherTeacher adds other@school.example, a teacher of no class of the
+// test's, and signs them in.
+func (w *classWorld) otherTeacher() *browser {
+	w.t.Helper()
+	w.addTeacher("other@school.example", false)
+	other := w.browser()
+	other.signIn("other@school.example")
+	return other
+}
+
 // confirmYes is the form of a confirmed destructive action.
 var confirmYes = url.Values{"confirm": {"yes"}}
 
@@ -276,12 +285,8 @@ var confirmYes = url.Values{"confirm": {"yes"}}
 // name and words, and not by another teacher.
 func TestDestructiveActionsAskThenSay(t *testing.T) {
 	w := newDeviceWorld(t)
-	w.addTeacher("t@school.example", false)
-	w.addTeacher("other@school.example", false)
-	teacher, other := w.browser(), w.browser()
-	teacher.signIn("t@school.example")
-	other.signIn("other@school.example")
-	class := teacher.createClass("Year 9")
+	teacher, class := w.teacherWithClass()
+	other := w.otherTeacher()
 	code := teacher.joinCode(class)
 	laptop := w.browser()
 	laptop.earn(w.app)
@@ -397,12 +402,8 @@ func TestDestructiveActionsAskThenSay(t *testing.T) {
 // cannot reset.
 func TestTeacherResetsAQuiz(t *testing.T) {
 	w := newDeviceWorld(t)
-	w.addTeacher("t@school.example", false)
-	w.addTeacher("other@school.example", false)
-	teacher, other := w.browser(), w.browser()
-	teacher.signIn("t@school.example")
-	other.signIn("other@school.example")
-	class := teacher.createClass("Year 9")
+	teacher, class := w.teacherWithClass()
+	other := w.otherTeacher()
 	b := w.browser()
 	b.join(teacher.joinCode(class), "Red Kite")
 	l := w.app.Course().Lessons[0]
@@ -466,10 +467,7 @@ func TestTeacherResetsAQuiz(t *testing.T) {
 // gap counting nothing.
 func TestExportCountsLessonXPAndTimeOnTask(t *testing.T) {
 	w := newDeviceWorld(t)
-	w.addTeacher("t@school.example", false)
-	teacher := w.browser()
-	teacher.signIn("t@school.example")
-	class := teacher.createClass("Year 9")
+	teacher, class := w.teacherWithClass()
 	b := w.browser()
 	b.join(teacher.joinCode(class), "Red Kite")
 	var widgets []*lessons.Widget
@@ -538,12 +536,8 @@ func TestExportCountsLessonXPAndTimeOnTask(t *testing.T) {
 // them late again; an extension before the class's due time is refused.
 func TestDueTimesAndExtensions(t *testing.T) {
 	w := newDeviceWorld(t)
-	w.addTeacher("t@school.example", false)
-	w.addTeacher("other@school.example", false)
-	teacher, other := w.browser(), w.browser()
-	teacher.signIn("t@school.example")
-	other.signIn("other@school.example")
-	class := teacher.createClass("Year 9")
+	teacher, class := w.teacherWithClass()
+	other := w.otherTeacher()
 	code := teacher.joinCode(class)
 	ash, birch := w.browser(), w.browser()
 	ash.join(code, "Ash")
