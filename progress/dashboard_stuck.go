@@ -263,6 +263,7 @@ func (s *Service) stuckItems(t FirstTries) []StuckItem {
 	items := map[key]*agg{}
 	var order []key
 	cache := newGradeCache()
+	versions := map[*lessons.Widget]map[string]versionRef{}
 	for _, set := range t.Answers {
 		lesson, w, err := s.lessonWidget(set.LessonSlug, set.WidgetID)
 		if err != nil {
@@ -274,7 +275,8 @@ func (s *Service) stuckItems(t FirstTries) []StuckItem {
 			continue
 		}
 		for _, shown := range cache.shownItems(w, answers, set.LearnerID, 1) {
-			k := key{set.LessonSlug, set.WidgetID, stuckSlot(w, shown.it.question.ID)}
+			ref := versionOf(versions, w, shown.it.question.ID)
+			k := key{set.LessonSlug, set.WidgetID, ref.slot}
 			a, ok := items[k]
 			if !ok {
 				a = &agg{lesson: lesson, widget: w, versions: map[string]*tally{}}
@@ -302,9 +304,8 @@ func (s *Service) stuckItems(t FirstTries) []StuckItem {
 		a := items[k]
 		st := StuckItem{Lesson: a.lesson, Where: stuckWhere(a.widget), Link: "/lessons/" + a.lesson.Slug + "#w-" + a.widget.ID}
 		wrong := map[string]int{}
-		slices.SortStableFunc(a.order, func(x, y string) int {
-			return cmp.Compare(versionIndex(a.widget, k.item, x), versionIndex(a.widget, k.item, y))
-		})
+		refs := versions[a.widget]
+		slices.SortStableFunc(a.order, func(x, y string) int { return cmp.Compare(refs[x].index, refs[y].index) })
 		for _, id := range a.order {
 			tl := a.versions[id]
 			total := tl.answered
@@ -354,37 +355,36 @@ func mostChosen(counts map[string]int) (string, int) {
 	return best, n
 }
 
-// stuckSlot is the item a shown question counts under: a quiz question's
-// slot (every version of it together), any other item itself.
-func stuckSlot(w *lessons.Widget, questionID string) string {
-	if x, ok := w.Value.(*quiz.Quiz); ok {
-		for i := range x.Questions {
-			qn := &x.Questions[i]
-			for v := range qn.VariantCount() {
-				if qn.VariantAt(v).ID == questionID {
-					return qn.ID
-				}
-			}
-		}
-	}
-	return questionID
+// versionRef places a shown question: the item it counts under (a quiz
+// question's slot, so every version of it together; any other item
+// itself) and its place among the slot's versions, for listing them in
+// the order written.
+type versionRef struct {
+	slot  string
+	index int
 }
 
-// versionIndex is the place of version id among slot's versions, for
-// listing them in the order written.
-func versionIndex(w *lessons.Widget, slot, id string) int {
-	if x, ok := w.Value.(*quiz.Quiz); ok {
-		for i := range x.Questions {
-			if qn := &x.Questions[i]; qn.ID == slot {
+// versionOf returns where question id of widget w stands, from refs, which
+// it fills once per widget (VariantAt builds a version each time it is
+// called, too dear for every answer of a class).
+func versionOf(refs map[*lessons.Widget]map[string]versionRef, w *lessons.Widget, id string) versionRef {
+	m, ok := refs[w]
+	if !ok {
+		m = map[string]versionRef{}
+		if x, isQuiz := w.Value.(*quiz.Quiz); isQuiz {
+			for i := range x.Questions {
+				qn := &x.Questions[i]
 				for v := range qn.VariantCount() {
-					if qn.VariantAt(v).ID == id {
-						return v
-					}
+					m[qn.VariantAt(v).ID] = versionRef{slot: qn.ID, index: v}
 				}
 			}
 		}
+		refs[w] = m
 	}
-	return 0
+	if r, ok := m[id]; ok {
+		return r
+	}
+	return versionRef{slot: id}
 }
 
 // stuckFirstVersion is a quiz question's title in the stuck list: its

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/chromedp/chromedp"
 
@@ -58,6 +59,17 @@ func TestBrowserMCPExercise(t *testing.T) {
 	if strings.Contains(transcript, "Q-000") {
 		t.Error("the transcript shows a hidden call")
 	}
+	// Each case's message says each thing once: the grader's words, then
+	// the author's advice, never the same advice twice.
+	messages, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('` + scope + ` [data-testid="case"]')].map(c => [...c.querySelectorAll(":scope > p")].slice(1).map(p => p.textContent).join(" "))`))
+	if err != nil || len(messages) == 0 {
+		t.Fatalf("no case messages (%v)", err)
+	}
+	for _, m := range messages {
+		if p := saidTwice(m); p != "" {
+			t.Errorf("a case message says %q twice: %s", p, m)
+		}
+	}
 	b.screenshot(t, "mcp-exercise-wrong")
 
 	// Right: the message names the id. The same call now reads differently.
@@ -80,4 +92,23 @@ func TestBrowserMCPExercise(t *testing.T) {
 	if errs := b.consoleErrors(); len(errs) > 0 {
 		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
 	}
+}
+
+// saidTwice returns a run of four words that text says twice, or "".
+func saidTwice(text string) string {
+	words := strings.Fields(strings.ToLower(strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' {
+			return r
+		}
+		return ' '
+	}, text)))
+	seen := map[string]bool{}
+	for i := 0; i+4 <= len(words); i++ {
+		p := strings.Join(words[i:i+4], " ")
+		if seen[p] {
+			return p
+		}
+		seen[p] = true
+	}
+	return ""
 }
