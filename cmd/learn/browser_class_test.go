@@ -245,6 +245,9 @@ func TestBrowserClassroom(t *testing.T) {
 		t.Errorf("the removal dialog says %q", got)
 	}
 	teacher.do(t, chromedp.Click(chromedp.CSS(`dialog.confirm-dialog button:not(.danger)`)), chromedp.WaitNotPresent(chromedp.CSS(`dialog.confirm-dialog`)))
+	if focused, err := chromedp.Run(teacher.ctx, chromedp.Evaluate[bool](`document.activeElement === document.querySelector('form[action$="/remove"] button')`)); err != nil || !focused {
+		t.Errorf("after cancelling the dialog the focus is not back on the Remove button (%v)", err)
+	}
 	if loc, _ := chromedp.Run(teacher.ctx, chromedp.Location()); !strings.Contains(loc, "/learners/") {
 		t.Errorf("cancelling the dialog left the learner's page for %s", loc)
 	}

@@ -23,10 +23,16 @@ function ask(form) {
   buttons.append(cancel, ok);
   dialog.append(text, buttons);
   document.body.append(dialog);
-  const close = () => dialog.remove();
+  // Closed without confirming (Cancel or Escape): back to the button the
+  // learner or teacher pressed, so the keyboard stays where it was.
+  let confirmed = false;
   cancel.addEventListener("click", () => dialog.close());
-  dialog.addEventListener("close", close);
+  dialog.addEventListener("close", () => {
+    dialog.remove();
+    if (!confirmed && submit) submit.focus();
+  });
   ok.addEventListener("click", () => {
+    confirmed = true;
     const yes = document.createElement("input");
     yes.type = "hidden";
     yes.name = "confirm";
