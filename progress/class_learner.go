@@ -28,6 +28,9 @@ type LearnerDetail struct {
 	// Resets are the teacher's resets of the learner's quiz attempts,
 	// oldest first.
 	Resets []ResetDetail
+	// Assignments are the class's, extensions included (Assignment.DueFor
+	// gives this learner's due time).
+	Assignments []Assignment
 }
 
 // QuizStanding is where a learner stands with one lesson's quiz.
@@ -143,16 +146,26 @@ func (s *Service) ClassLearner(ctx context.Context, a Actor, classID int64, lear
 			d.Exercises = append(d.Exercises, ed)
 		}
 	}
+	// The attempt counts are read once for every quiz's turn.
+	var counts map[string]int
 	for _, l := range s.Course().Lessons {
 		x, ok := l.Quiz()
 		if !ok || tries[l.Slug+"/"+x.ID] == 0 {
 			continue
 		}
-		turn, err := s.quizTurn(ctx, Actor{ID: learnerID, Known: true}, l.Slug, x)
+		if counts == nil {
+			if counts, err = s.learning.AttemptCounts(ctx, learnerID); err != nil {
+				return d, err
+			}
+		}
+		turn, err := s.quizTurnCounted(ctx, Actor{ID: learnerID, Known: true}, l.Slug, x, counts)
 		if err != nil {
 			return d, err
 		}
 		d.Quizzes = append(d.Quizzes, QuizStanding{Lesson: l, FailedInRow: turn.FailedInRow, Passed: turn.Passed, OpensAt: turn.OpensAt})
+	}
+	if d.Assignments, err = s.classes.Assignments(ctx, c.ID); err != nil {
+		return d, err
 	}
 	resets, err := s.learning.Resets(ctx, learnerID)
 	if err != nil {

@@ -798,17 +798,6 @@ func (s *Service) TakeBackExtension(ctx context.Context, a Actor, classID int64,
 	return s.classes.DeleteExtension(ctx, c.ID, slug, learnerID)
 }
 
-// LearnerAssignments returns the assignments of a's class with their due
-// time for one learner, extensions included. Errors: NotFound for a class
-// not a's.
-func (s *Service) LearnerAssignments(ctx context.Context, a Actor, classID int64) ([]Assignment, error) {
-	c, err := s.ownClass(ctx, a, classID)
-	if err != nil {
-		return nil, err
-	}
-	return s.classes.Assignments(ctx, c.ID)
-}
-
 // Unassign takes a lesson off a's class. Errors: NotFound for a class not
 // a's.
 func (s *Service) Unassign(ctx context.Context, a Actor, classID int64, slug string) error {

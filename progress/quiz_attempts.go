@@ -46,6 +46,13 @@ func (s *Service) quizTurn(ctx context.Context, a Actor, lessonSlug string, q *q
 	if err != nil {
 		return QuizTurn{}, err
 	}
+	return s.quizTurnCounted(ctx, a, lessonSlug, q, counts)
+}
+
+// quizTurnCounted is quizTurn with the learner's attempt counts
+// (LearningStore.AttemptCounts) already read, for a caller that needs the
+// turns of several quizzes.
+func (s *Service) quizTurnCounted(ctx context.Context, a Actor, lessonSlug string, q *quiz.Quiz, counts map[string]int) (QuizTurn, error) {
 	rows, err := s.learning.QuizAttempts(ctx, a.ID, lessonSlug, q.ID)
 	if err != nil {
 		return QuizTurn{}, err

@@ -118,7 +118,7 @@ func (s *Server) classDelete(w http.ResponseWriter, r *http.Request) error {
 	// other, without asking first.
 	if c.Archived() {
 		if ok, err := s.confirmed(w, r, ConfirmView{Title: "Delete " + c.Name + "?",
-			Question: "This deletes the class " + c.Name + " for good: its roster, assignments, secret words and Q&A. Learners keep their own progress. It cannot be undone.",
+			Question: deleteClassQuestion(c.Name),
 			Action:   classURL(id) + "/delete", Button: "Delete the class", Cancel: classURL(id) + "#settings"}); !ok || err != nil {
 			return err
 		}
@@ -145,7 +145,7 @@ func (s *Server) learnerSecret(w http.ResponseWriter, r *http.Request) error {
 	}
 	page := classURL(id) + "/learners/" + learner
 	if ok, err := s.confirmed(w, r, ConfirmView{Title: "New secret words for " + m.Name + "?",
-		Question: "Their words " + m.Secret + " stop working at once, and every device " + m.Name + " signed in on with them is signed out. They continue with the new words.",
+		Question: newWordsQuestion(m.Name, m.Secret),
 		Action:   page + "/secret", Button: "Make new secret words", Cancel: page}); !ok || err != nil {
 		return err
 	}
@@ -169,7 +169,7 @@ func (s *Server) learnerRemove(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if ok, err := s.confirmed(w, r, ConfirmView{Title: "Remove " + m.Name + " from " + c.Name + "?",
-		Question: m.Name + " leaves the roster and their devices signed in with the class's words are signed out. Their own progress stays theirs. You can undo this for 7 days.",
+		Question: removeQuestion(m.Name),
 		Action:   classURL(id) + "/learners/" + learner + "/remove", Button: "Remove " + m.Name, Cancel: classURL(id) + "/learners/" + learner}); !ok || err != nil {
 		return err
 	}

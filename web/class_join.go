@@ -92,7 +92,7 @@ func (s *Server) leave(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if ok, err := s.confirmed(w, r, ConfirmView{Title: "Leave " + c.Name + "?",
-		Question: "Your teacher no longer sees your progress, and your secret words for this class stop working. Your own progress stays yours. To come back you join again with the class's join code, under a name of your choice.",
+		Question: leaveQuestion(c.Name),
 		Action:   classURL(id) + "/leave", Button: "Leave the class", Cancel: "/classes"}); !ok || err != nil {
 		return err
 	}

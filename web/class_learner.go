@@ -69,7 +69,7 @@ func (s *Server) learnerResetQuiz(w http.ResponseWriter, r *http.Request) error 
 		return &progress.Error{Kind: progress.NotFound, Message: "There is no such lesson in the course."}
 	}
 	if ok, err := s.confirmed(w, r, ConfirmView{Title: "Reset " + m.Name + "'s quiz of " + l.Title + "?",
-		Question: "Their attempts so far stop counting: any wait before the next attempt ends, and a first pass after this earns the full XP. XP already earned stays, and the reset is listed on their page.",
+		Question: resetQuizQuestion(m.Name, l.Title),
 		Action:   page + "/quiz/" + slug + "/reset", Button: "Reset the quiz", Cancel: page}); !ok || err != nil {
 		return err
 	}
@@ -124,11 +124,7 @@ func (s *Server) renderLearner(w http.ResponseWriter, r *http.Request, status in
 		ClassURL: classURL(d.Class.ID), LearnerID: d.Member.LearnerID, Name: d.Member.Name, Secret: d.Member.Secret, ClassCode: progress.ClassCode(d.Class.ID), XP: d.XP}
 	v.Error = problem
 	now := s.app.Now()
-	assignments, err := s.app.LearnerAssignments(r.Context(), progress.ActorFrom(r.Context()), id)
-	if err != nil {
-		return err
-	}
-	for _, as := range assignments {
+	for _, as := range d.Assignments {
 		l, ok := s.app.Course().Lesson(as.LessonSlug)
 		if !ok {
 			continue

@@ -144,9 +144,9 @@ func learnerPage(v LearnerView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var10 string
-			templ_7745c5c3_Var10, templ_7745c5c3_Err = templruntime.NewAttributeExpression("Make new secret words for " + v.Name + "? The words " + v.Secret + " stop working at once and their devices signed in with them are signed out.").Resolve(ctx)
+			templ_7745c5c3_Var10, templ_7745c5c3_Err = templruntime.NewAttributeExpression(newWordsQuestion(v.Name, v.Secret)).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/class_learner.templ`, Line: 16, Col: 261}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/class_learner.templ`, Line: 16, Col: 150}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var10)
 			if templ_7745c5c3_Err != nil {
@@ -170,9 +170,9 @@ func learnerPage(v LearnerView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var12 string
-			templ_7745c5c3_Var12, templ_7745c5c3_Err = templruntime.NewAttributeExpression("Remove " + v.Name + " from the class? Their devices signed in with its words are signed out; their own progress stays theirs. You can undo this for 7 days.").Resolve(ctx)
+			templ_7745c5c3_Var12, templ_7745c5c3_Err = templruntime.NewAttributeExpression(removeQuestion(v.Name)).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/class_learner.templ`, Line: 19, Col: 273}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/class_learner.templ`, Line: 19, Col: 138}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var12)
 			if templ_7745c5c3_Err != nil {
@@ -463,9 +463,9 @@ func learnerPage(v LearnerView) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var29 string
-					templ_7745c5c3_Var29, templ_7745c5c3_Err = templruntime.NewAttributeExpression("Reset " + v.Name + "'s quiz of " + q.Lesson + "? Their attempts so far stop counting: any wait ends and a first pass after this earns the full XP. XP already earned stays.").Resolve(ctx)
+					templ_7745c5c3_Var29, templ_7745c5c3_Err = templruntime.NewAttributeExpression(resetQuizQuestion(v.Name, q.Lesson)).Resolve(ctx)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/class_learner.templ`, Line: 64, Col: 331}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/class_learner.templ`, Line: 64, Col: 193}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var29)
 					if templ_7745c5c3_Err != nil {

@@ -61,7 +61,7 @@ func TestBrowserMCPExercise(t *testing.T) {
 	}
 	// Each case's message says each thing once: the grader's words, then
 	// the author's advice, never the same advice twice.
-	messages, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('` + scope + ` [data-testid="case"]')].map(c => [...c.querySelectorAll(":scope > p")].slice(1).map(p => p.textContent).join(" "))`))
+	messages, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('`+scope+` [data-testid="case"]')].map(c => [...c.querySelectorAll(":scope > p")].slice(1).map(p => p.textContent).join(" "))`))
 	if err != nil || len(messages) == 0 {
 		t.Fatalf("no case messages (%v)", err)
 	}
