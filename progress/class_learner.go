@@ -88,7 +88,7 @@ type CaseVerdict struct {
 //
 // Errors: NotFound for a class that is not a's or a learner not in it.
 func (s *Service) ClassLearner(ctx context.Context, a Actor, classID int64, learnerID string) (LearnerDetail, error) {
-	c, err := s.ownClass(ctx, a, classID)
+	c, err := s.teachClass(ctx, a, classID)
 	if err != nil {
 		return LearnerDetail{}, err
 	}
@@ -188,7 +188,7 @@ func (s *Service) ClassLearner(ctx context.Context, a Actor, classID int64, lear
 // the learner's page. Errors: NotFound for a class not a's, a learner not
 // in it, or a lesson without a quiz.
 func (s *Service) ResetQuiz(ctx context.Context, a Actor, classID int64, learnerID, lessonSlug string) (*lessons.Lesson, error) {
-	c, err := s.ownClass(ctx, a, classID)
+	c, err := s.teachClass(ctx, a, classID)
 	if err != nil {
 		return nil, err
 	}
@@ -205,11 +205,43 @@ func (s *Service) ResetQuiz(ctx context.Context, a Actor, classID int64, learner
 	if !ok {
 		return nil, notFound("This lesson has no quiz to reset.")
 	}
-	if err := s.learning.AddReset(ctx, Reset{ClassID: c.ID, LearnerID: learnerID, LessonSlug: l.Slug, WidgetID: x.ID, At: s.now()}); err != nil {
+	if err := s.learning.AddReset(ctx, Reset{ClassID: c.ID, LearnerID: learnerID, LessonSlug: l.Slug, WidgetID: x.ID, Kind: ResetQuizKind, At: s.now()}); err != nil {
 		return nil, err
 	}
 	s.summaries.forget(learnerID)
 	return l, nil
+}
+
+// ResetExercise lets a learner of a's class start an exercise afresh:
+// their submissions so far no longer count for it, so it shows as not
+// tried on their lesson page and the dashboard, the editor opens on the
+// starter code, hints open again only after a failed run, and the
+// reference solution hides until they solve it again. XP already earned
+// stays (solving again earns no more), hints already taken stay shown,
+// and every earlier submission stays in the class's statistics and time
+// on task. The reset is recorded and listed on the learner's page.
+// Errors: NotFound for a class a neither owns nor co-teaches, a learner
+// not in it, or an exercise not in the course.
+func (s *Service) ResetExercise(ctx context.Context, a Actor, classID int64, learnerID, exerciseID string) (*lessons.Lesson, *lessons.Exercise, error) {
+	c, err := s.teachClass(ctx, a, classID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := s.classes.FindMember(ctx, c.ID, learnerID); errors.Is(err, ErrNotFound) {
+		return nil, nil, notFound("This learner is not in the class.")
+	} else if err != nil {
+		return nil, nil, err
+	}
+	l, ex, err := s.ExerciseFor("", exerciseID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := s.learning.AddReset(ctx, Reset{ClassID: c.ID, LearnerID: learnerID, LessonSlug: l.Slug, WidgetID: ex.ID,
+		Kind: ResetExerciseKind, At: s.now()}); err != nil {
+		return nil, nil, err
+	}
+	s.summaries.forget(learnerID)
+	return l, ex, nil
 }
 
 // attemptDetail turns a stored attempt's answers into words, item by item;

@@ -141,17 +141,40 @@ func noClass() *Error {
 	return notFound("There is no class at this address that you can see. Teachers: sign in to see your classes.")
 }
 
-// ownClass returns the class if a is the teacher who owns it; anyone else
+// teachClass returns the class if a owns it or co-teaches it; anyone else
 // gets the same NotFound as for a class that does not exist.
-func (s *Service) ownClass(ctx context.Context, a Actor, classID int64) (Class, error) {
+func (s *Service) teachClass(ctx context.Context, a Actor, classID int64) (Class, error) {
 	if !a.IsTeacher() {
 		return Class{}, noClass()
 	}
 	c, err := s.classes.FindClass(ctx, classID)
-	if errors.Is(err, ErrNotFound) || (err == nil && c.TeacherID != a.TeacherID) {
+	if errors.Is(err, ErrNotFound) {
 		return Class{}, noClass()
 	}
-	return c, err
+	if err != nil || c.TeacherID == a.TeacherID {
+		return c, err
+	}
+	co, err := s.classes.IsCoTeacher(ctx, c.ID, a.TeacherID)
+	if err != nil {
+		return Class{}, err
+	}
+	if !co {
+		return Class{}, noClass()
+	}
+	return c, nil
+}
+
+// ownerClass returns the class if a owns it. A co-teacher gets Forbidden
+// with onlyOwner's words; anyone else the NotFound of teachClass.
+func (s *Service) ownerClass(ctx context.Context, a Actor, classID int64, onlyOwner string) (Class, error) {
+	c, err := s.teachClass(ctx, a, classID)
+	if err != nil {
+		return Class{}, err
+	}
+	if c.TeacherID != a.TeacherID {
+		return Class{}, &Error{Kind: Forbidden, Message: onlyOwner}
+	}
+	return c, nil
 }
 
 // zoneOr returns zone when it is a known IANA name, else "UTC".
@@ -202,7 +225,7 @@ func (s *Service) CreateClass(ctx context.Context, a Actor, name, zone string) (
 // Class returns one of a's classes. Errors: NotFound for a class that is
 // not a's (or does not exist).
 func (s *Service) Class(ctx context.Context, a Actor, classID int64) (Class, error) {
-	return s.ownClass(ctx, a, classID)
+	return s.teachClass(ctx, a, classID)
 }
 
 // ClassChange is one change a teacher makes to a class's settings; only
@@ -225,7 +248,7 @@ type ClassChange struct {
 // time zone, a JoinCode other than "off", "new" or "", or a new code for an
 // archived class.
 func (s *Service) ChangeClass(ctx context.Context, a Actor, classID int64, ch ClassChange) (Class, error) {
-	c, err := s.ownClass(ctx, a, classID)
+	c, err := s.teachClass(ctx, a, classID)
 	if err != nil {
 		return c, err
 	}
@@ -286,9 +309,11 @@ func (s *Service) ChangeClass(ctx context.Context, a Actor, classID int64, ch Cl
 // DeleteClass deletes an archived class of a's with its memberships and
 // assignments. Learners keep their own progress.
 //
-// Errors: NotFound for a class not a's; Invalid while it is not archived.
+// Errors: NotFound for a class a neither owns nor co-teaches; Forbidden
+// for a co-teacher (only the owner deletes a class); Invalid while it is
+// not archived.
 func (s *Service) DeleteClass(ctx context.Context, a Actor, classID int64) error {
-	c, err := s.ownClass(ctx, a, classID)
+	c, err := s.ownerClass(ctx, a, classID, "Only the class's owner can delete its data; ask them, or archive the class.")
 	if err != nil {
 		return err
 	}
@@ -553,7 +578,7 @@ func (s *Service) SignOutOtherDevices(ctx context.Context, a Actor, keep string)
 // stop working. Errors: NotFound for a class not a's or a learner not in
 // it.
 func (s *Service) NewSecret(ctx context.Context, a Actor, classID int64, learnerID string) (string, error) {
-	c, err := s.ownClass(ctx, a, classID)
+	c, err := s.teachClass(ctx, a, classID)
 	if err != nil {
 		return "", err
 	}
@@ -604,7 +629,7 @@ const RemovalUndoFor = 7 * 24 * time.Hour
 // undone for RemovalUndoFor. Errors: NotFound for a class not a's or a
 // learner not in it.
 func (s *Service) RemoveLearner(ctx context.Context, a Actor, classID int64, learnerID string) (Member, error) {
-	c, err := s.ownClass(ctx, a, classID)
+	c, err := s.teachClass(ctx, a, classID)
 	if err != nil {
 		return Member{}, err
 	}
@@ -628,7 +653,7 @@ func (s *Service) RemoveLearner(ctx context.Context, a Actor, classID int64, lea
 // and notes around a teacher's actions on that learner. Errors: NotFound
 // for a class not a's or a learner not in it.
 func (s *Service) ClassMember(ctx context.Context, a Actor, classID int64, learnerID string) (Class, Member, error) {
-	c, err := s.ownClass(ctx, a, classID)
+	c, err := s.teachClass(ctx, a, classID)
 	if err != nil {
 		return Class{}, Member{}, err
 	}
@@ -643,7 +668,7 @@ func (s *Service) ClassMember(ctx context.Context, a Actor, classID int64, learn
 // words included, for the printable word sheet. Errors: NotFound for a
 // class not a's.
 func (s *Service) ClassMembers(ctx context.Context, a Actor, classID int64) (Class, []Member, error) {
-	c, err := s.ownClass(ctx, a, classID)
+	c, err := s.teachClass(ctx, a, classID)
 	if err != nil {
 		return Class{}, nil, err
 	}
@@ -655,7 +680,7 @@ func (s *Service) ClassMembers(ctx context.Context, a Actor, classID int64) (Cla
 // removal can still be undone, latest first. Errors: NotFound for a class
 // not a's.
 func (s *Service) RecentlyRemoved(ctx context.Context, a Actor, classID int64) ([]RemovedMember, error) {
-	c, err := s.ownClass(ctx, a, classID)
+	c, err := s.teachClass(ctx, a, classID)
 	if err != nil {
 		return nil, err
 	}
@@ -668,7 +693,7 @@ func (s *Service) RecentlyRemoved(ctx context.Context, a Actor, classID int64) (
 // removed, or longer ago); Invalid when the learner is in the class again
 // or another member took the name meanwhile.
 func (s *Service) UndoRemoval(ctx context.Context, a Actor, classID int64, learnerID string) (Member, error) {
-	c, err := s.ownClass(ctx, a, classID)
+	c, err := s.teachClass(ctx, a, classID)
 	if err != nil {
 		return Member{}, err
 	}
@@ -700,7 +725,7 @@ func (s *Service) DeleteMyData(ctx context.Context, a Actor) error {
 // Errors: NotFound for a class not a's or a lesson not in the course;
 // Invalid for a date that does not parse.
 func (s *Service) Assign(ctx context.Context, a Actor, classID int64, slug, dueDate string) error {
-	c, err := s.ownClass(ctx, a, classID)
+	c, err := s.teachClass(ctx, a, classID)
 	if err != nil {
 		return err
 	}
@@ -756,7 +781,7 @@ func DueLabel(due time.Time, zone string) string {
 // not a's, a learner not in it or a lesson not assigned; Invalid for a
 // malformed date, or one not later than the class's due time and now.
 func (s *Service) ExtendAssignment(ctx context.Context, a Actor, classID int64, learnerID, slug, due string) error {
-	c, err := s.ownClass(ctx, a, classID)
+	c, err := s.teachClass(ctx, a, classID)
 	if err != nil {
 		return err
 	}
@@ -791,7 +816,7 @@ func (s *Service) ExtendAssignment(ctx context.Context, a Actor, classID int64, 
 // TakeBackExtension ends one learner's extension: the class's due time
 // holds for them again. Errors: NotFound for a class not a's.
 func (s *Service) TakeBackExtension(ctx context.Context, a Actor, classID int64, learnerID, slug string) error {
-	c, err := s.ownClass(ctx, a, classID)
+	c, err := s.teachClass(ctx, a, classID)
 	if err != nil {
 		return err
 	}
@@ -801,7 +826,7 @@ func (s *Service) TakeBackExtension(ctx context.Context, a Actor, classID int64,
 // Unassign takes a lesson off a's class. Errors: NotFound for a class not
 // a's.
 func (s *Service) Unassign(ctx context.Context, a Actor, classID int64, slug string) error {
-	c, err := s.ownClass(ctx, a, classID)
+	c, err := s.teachClass(ctx, a, classID)
 	if err != nil {
 		return err
 	}

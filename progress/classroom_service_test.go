@@ -89,6 +89,16 @@ func TestClassUseCasesAnswerNotFoundToOthers(t *testing.T) {
 			return s.ExtendAssignment(ctx, a, c.ID, learner.ID, slug, "2099-01-01")
 		},
 		"TakeBackExtension": func(a progress.Actor) error { return s.TakeBackExtension(ctx, a, c.ID, learner.ID, slug) },
+		"ResetExercise": func(a progress.Actor) error {
+			_, _, err := s.ResetExercise(ctx, a, c.ID, learner.ID, "report-a-failure")
+			return err
+		},
+		"ClassTeachers": func(a progress.Actor) error { _, err := s.ClassTeachers(ctx, a, c.ID); return err },
+		"AddCoTeacher": func(a progress.Actor) error {
+			_, err := s.AddCoTeacher(ctx, a, c.ID, "other@school.example")
+			return err
+		},
+		"RemoveCoTeacher": func(a progress.Actor) error { _, err := s.RemoveCoTeacher(ctx, a, c.ID, owner.TeacherID); return err },
 	}
 	for name, call := range calls {
 		for who, a := range map[string]progress.Actor{"another teacher": other, "a learner": learner} {

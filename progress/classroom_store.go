@@ -48,8 +48,8 @@ type ClassroomStore interface {
 	// FindClassByCode returns the active (not archived) class whose join
 	// code is code, or ErrNotFound. An empty code finds nothing.
 	FindClassByCode(ctx context.Context, code string) (Class, error)
-	// TeacherClasses returns the teacher's classes, active first, then by
-	// creation, each with MemberCount.
+	// TeacherClasses returns the classes the teacher owns or co-teaches,
+	// active first, then by creation, each with MemberCount.
 	TeacherClasses(ctx context.Context, teacherID int64) ([]Class, error)
 	// UpdateClass writes the class's name, join code, time zone,
 	// leaderboard switch and archive time. ErrNotFound for an unknown id;
@@ -58,6 +58,18 @@ type ClassroomStore interface {
 	// DeleteClass removes the class with its memberships and assignments;
 	// the learners and their progress stay. ErrNotFound for an unknown id.
 	DeleteClass(ctx context.Context, id int64) error
+	// AddCoTeacher makes the teacher a co-teacher of the class from at.
+	// ErrConflict when they already are one; ErrNotFound for an unknown
+	// class or teacher.
+	AddCoTeacher(ctx context.Context, classID, teacherID int64, at time.Time) error
+	// RemoveCoTeacher ends the teacher's co-teaching of the class.
+	// ErrNotFound when they were not a co-teacher of it.
+	RemoveCoTeacher(ctx context.Context, classID, teacherID int64) error
+	// CoTeachers returns the class's co-teachers by e-mail, each with
+	// AddedAt.
+	CoTeachers(ctx context.Context, classID int64) ([]CoTeacher, error)
+	// IsCoTeacher reports whether the teacher co-teaches the class.
+	IsCoTeacher(ctx context.Context, classID, teacherID int64) (bool, error)
 
 	// AddMember adds the learner (created if needed) to the class. A
 	// display name already used in the class (compared by NameKey) is
@@ -181,6 +193,14 @@ type Teacher struct {
 	CreatedAt    time.Time
 	// ClassCount is filled by ListTeachers only.
 	ClassCount int
+}
+
+// CoTeacher is a teacher account that co-teaches a class: it sees and
+// manages the class as the owner does, but may not delete it or remove a
+// co-teacher.
+type CoTeacher struct {
+	Teacher
+	AddedAt time.Time
 }
 
 // Session is a signed-in teacher's session. Only the SHA-256 of its token

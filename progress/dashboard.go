@@ -62,7 +62,12 @@ const (
 // Dashboard is everything the class page shows its teacher.
 type Dashboard struct {
 	Class Class
-	Zone  *time.Location
+	// Teachers are the class's owner and co-teachers; Owner says whether
+	// the reader is its owner (only the owner adds or removes
+	// co-teachers and deletes the class).
+	Teachers TeachingTeam
+	Owner    bool
+	Zone     *time.Location
 	// Lessons are the course's lessons, in order: the grid's columns.
 	Lessons     []*lessons.Lesson
 	Assignments []AssignmentStatus
@@ -198,12 +203,12 @@ type LeaderRow struct {
 //
 // Errors: NotFound for a class that is not a's.
 func (s *Service) Dashboard(ctx context.Context, a Actor, classID int64, sort string) (Dashboard, error) {
-	c, err := s.ownClass(ctx, a, classID)
+	c, err := s.teachClass(ctx, a, classID)
 	if err != nil {
 		return Dashboard{}, err
 	}
 	now := s.now()
-	d := Dashboard{Class: c, Lessons: s.Course().Lessons, Now: now}
+	d := Dashboard{Class: c, Owner: c.TeacherID == a.TeacherID, Lessons: s.Course().Lessons, Now: now}
 	d.Zone, _ = quiz.Zone(c.TimeZone)
 	// The reads are independent: run them side by side, each on its own
 	// connection, so the page costs the slowest of them, not their sum.
@@ -226,6 +231,7 @@ func (s *Service) Dashboard(ctx context.Context, a Actor, classID int64, sort st
 	if c.Leaderboard {
 		g.Go(func() (err error) { week, err = s.classes.WeeklyXP(gctx, c.ID, weekStart(now, d.Zone)); return })
 	}
+	g.Go(func() (err error) { d.Teachers, err = s.classTeachers(gctx, c); return })
 	err = g.Wait()
 	if err != nil {
 		return d, err

@@ -621,7 +621,7 @@ type ClassQA struct {
 //
 // Errors: NotFound for a class not a's.
 func (s *Service) ClassQuestions(ctx context.Context, a Actor, classID int64) (ClassQA, error) {
-	c, err := s.ownClass(ctx, a, classID)
+	c, err := s.teachClass(ctx, a, classID)
 	if err != nil {
 		return ClassQA{}, err
 	}

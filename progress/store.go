@@ -93,8 +93,12 @@ type LearningStore interface {
 	RecordAttempt(ctx context.Context, a Attempt, fx AttemptEffects) (granted bool, err error)
 	// QuizAttempts returns the learner's attempts at one quiz, by number.
 	QuizAttempts(ctx context.Context, learnerID, lessonSlug, quizID string) ([]QuizAttempt, error)
-	// AddReset records a teacher's reset of a learner's quiz attempts:
-	// QuizAttempts then marks those finished at or before it Reset.
+	// AddReset records a teacher's reset. Of a quiz's attempts:
+	// QuizAttempts then marks those finished at or before it Reset. Of an
+	// exercise's submissions: those made at or before it no longer count
+	// in the learner's exercise progress (ExerciseProgress, the class
+	// reads' per-learner exercise figures and latest code); they stay in
+	// the class's statistics and time on task.
 	AddReset(ctx context.Context, r Reset) error
 	// Resets returns the learner's resets, oldest first.
 	Resets(ctx context.Context, learnerID string) ([]Reset, error)
@@ -229,14 +233,24 @@ type QuizAttempt struct {
 	Reset bool
 }
 
-// Reset is a teacher's reset of one learner's attempts at a lesson's quiz.
+// Reset is a teacher's reset of one learner's attempts at a lesson's quiz
+// or of their submissions to an exercise.
 type Reset struct {
 	// ClassID is the class the teacher reset from (0 once it is deleted).
 	ClassID              int64
 	LearnerID            string
 	LessonSlug, WidgetID string
-	At                   time.Time
+	// Kind is ResetQuizKind (WidgetID is the quiz) or ResetExerciseKind
+	// (WidgetID is the exercise).
+	Kind string
+	At   time.Time
 }
+
+// The kinds of Reset.
+const (
+	ResetQuizKind     = "quiz"
+	ResetExerciseKind = "exercise"
+)
 
 // Award is one grant of XP under a key the learner can hold once.
 type Award = quiz.Award

@@ -41,7 +41,8 @@ const (
 		FROM widget_passes w WHERE w.learner_id IN ` + members + ` GROUP BY w.learner_id, w.lesson_slug`
 	classExercisesQuery = `SELECT s.learner_id, s.exercise_id, count(*),
 		min(CASE WHEN s.mode = 'submit' AND s.passed THEN s.created_at END), max(s.created_at)
-		FROM submissions s WHERE s.learner_id IN ` + members + ` GROUP BY s.learner_id, s.exercise_id`
+		FROM submissions s WHERE s.learner_id IN ` + members + ` AND ` + afterExerciseReset + `
+		GROUP BY s.learner_id, s.exercise_id`
 	classXPQuery = `SELECT x.learner_id, sum(x.amount)
 		FROM xp_awards x WHERE x.learner_id IN ` + members + ` GROUP BY x.learner_id`
 	// Activity times in index order (learner, then time), so nothing is
@@ -315,6 +316,6 @@ func (s *DB) LatestSubmissions(ctx context.Context, learnerID string) (map[strin
 		return err
 	}, `SELECT s.exercise_id, s.mode, s.code, s.passed, s.report, s.created_at FROM submissions s
 		WHERE s.learner_id = ? AND s.id = (SELECT max(t.id) FROM submissions t
-			WHERE t.learner_id = s.learner_id AND t.exercise_id = s.exercise_id)`, learnerID)
+			WHERE t.learner_id = s.learner_id AND t.exercise_id = s.exercise_id) AND `+afterExerciseReset, learnerID)
 	return out, err
 }

@@ -172,7 +172,60 @@ func (s *DB) TeacherClasses(ctx context.Context, teacherID int64) ([]progress.Cl
 		c, err := scanClass(sc)
 		out = append(out, c)
 		return err
-	}, "SELECT "+classColumns+" FROM classes c WHERE c.teacher_id = ? ORDER BY c.archived_at IS NOT NULL, c.created_at, c.id", teacherID)
+	}, "SELECT "+classColumns+` FROM classes c
+		WHERE c.teacher_id = ? OR c.id IN (SELECT ct.class_id FROM class_teachers ct WHERE ct.teacher_id = ?)
+		ORDER BY c.archived_at IS NOT NULL, c.created_at, c.id`, teacherID, teacherID)
+}
+
+// AddCoTeacher makes the teacher a co-teacher of the class; ErrConflict
+// when they already are one, ErrNotFound for an unknown class or teacher.
+func (s *DB) AddCoTeacher(ctx context.Context, classID, teacherID int64, at time.Time) error {
+	return s.inTx(ctx, func(tx q) error {
+		var found int
+		if err := tx.row(ctx, `SELECT (SELECT count(*) FROM classes WHERE id = ?) + (SELECT count(*) FROM teachers WHERE id = ?)`,
+			classID, teacherID).Scan(&found); err != nil {
+			return fmt.Errorf("storage: add co-teacher to class %d: %w", classID, err)
+		}
+		if found != 2 {
+			return fmt.Errorf("storage: add co-teacher %d to class %d: %w", teacherID, classID, ErrNotFound)
+		}
+		if _, err := tx.exec(ctx, "INSERT INTO class_teachers (class_id, teacher_id, added_at) VALUES (?, ?, ?)",
+			classID, teacherID, tx.t(at)); err != nil {
+			return fmt.Errorf("storage: add co-teacher %d to class %d: %w", teacherID, classID, err)
+		}
+		return nil
+	})
+}
+
+// RemoveCoTeacher ends the teacher's co-teaching of the class; ErrNotFound
+// when they were not a co-teacher of it.
+func (s *DB) RemoveCoTeacher(ctx context.Context, classID, teacherID int64) error {
+	res, err := s.exec(ctx, "DELETE FROM class_teachers WHERE class_id = ? AND teacher_id = ?", classID, teacherID)
+	return changed(res, err, "storage: remove co-teacher %d from class %d", teacherID, classID)
+}
+
+// CoTeachers returns the class's co-teachers by e-mail.
+func (s *DB) CoTeachers(ctx context.Context, classID int64) ([]progress.CoTeacher, error) {
+	var out []progress.CoTeacher
+	return out, s.each(ctx, fmt.Sprintf("co-teachers of class %d", classID), func(sc scanner) error {
+		c := progress.CoTeacher{}
+		t, err := scanTeacher(sc, at(&c.AddedAt))
+		t.PasswordHash = "" // nobody reading a class's teachers needs it
+		c.Teacher = t
+		out = append(out, c)
+		return err
+	}, "SELECT "+teacherColumns+`, ct.added_at
+		FROM class_teachers ct JOIN teachers t ON t.id = ct.teacher_id WHERE ct.class_id = ? ORDER BY t.email`, classID)
+}
+
+// IsCoTeacher reports whether the teacher co-teaches the class.
+func (s *DB) IsCoTeacher(ctx context.Context, classID, teacherID int64) (bool, error) {
+	var yes bool
+	if err := s.row(ctx, "SELECT EXISTS (SELECT 1 FROM class_teachers WHERE class_id = ? AND teacher_id = ?)",
+		classID, teacherID).Scan(&yes); err != nil {
+		return false, fmt.Errorf("storage: is teacher %d a co-teacher of class %d: %w", teacherID, classID, err)
+	}
+	return yes, nil
 }
 
 // UpdateClass writes the class's settings.

@@ -200,18 +200,37 @@ func (s *DB) QuizAttempts(ctx context.Context, learnerID, lessonSlug, quizID str
 		return err
 	}, `SELECT q.number, q.draw, q.passed, q.started_at, q.finished_at,
 			EXISTS (SELECT 1 FROM attempt_resets r WHERE r.learner_id = q.learner_id AND r.lesson_slug = q.lesson_slug
-				AND r.widget_id = q.quiz_id AND r.reset_at >= q.finished_at)
+				AND r.widget_id = q.quiz_id AND r.kind = 'quiz' AND r.reset_at >= q.finished_at)
 		FROM quiz_attempts q
 		WHERE q.learner_id = ? AND q.lesson_slug = ? AND q.quiz_id = ? ORDER BY q.number`, learnerID, lessonSlug, quizID)
 }
 
-// AddReset records a teacher's reset of a learner's attempts.
+// afterExerciseReset keeps the submissions s (an alias) that no exercise
+// reset of the learner came at or after.
+const afterExerciseReset = `NOT EXISTS (SELECT 1 FROM attempt_resets r WHERE r.learner_id = s.learner_id
+	AND r.kind = 'exercise' AND r.widget_id = s.exercise_id AND r.reset_at >= s.created_at)`
+
+// AddReset records a teacher's reset of a learner's attempts; an
+// exercise's reset also forgets the learner's latest code for it, so the
+// editor opens on the starter again (every submission keeps its code).
 func (s *DB) AddReset(ctx context.Context, r progress.Reset) error {
-	if _, err := s.exec(ctx, `INSERT INTO attempt_resets (class_id, learner_id, lesson_slug, widget_id, reset_at) VALUES (?, ?, ?, ?, ?)`,
-		sql.NullInt64{Int64: r.ClassID, Valid: r.ClassID != 0}, r.LearnerID, r.LessonSlug, r.WidgetID, s.t(r.At)); err != nil {
-		return fmt.Errorf("storage: record a reset: %w", err)
+	kind := r.Kind
+	if kind == "" {
+		kind = progress.ResetQuizKind
 	}
-	return nil
+	return s.inTx(ctx, func(tx q) error {
+		if _, err := tx.exec(ctx, `INSERT INTO attempt_resets (class_id, learner_id, lesson_slug, widget_id, kind, reset_at) VALUES (?, ?, ?, ?, ?, ?)`,
+			sql.NullInt64{Int64: r.ClassID, Valid: r.ClassID != 0}, r.LearnerID, r.LessonSlug, r.WidgetID, kind, tx.t(r.At)); err != nil {
+			return fmt.Errorf("storage: record a reset: %w", err)
+		}
+		if kind != progress.ResetExerciseKind {
+			return nil
+		}
+		if _, err := tx.exec(ctx, "DELETE FROM exercise_code WHERE learner_id = ? AND exercise_id = ?", r.LearnerID, r.WidgetID); err != nil {
+			return fmt.Errorf("storage: reset exercise %s: forget the latest code: %w", r.WidgetID, err)
+		}
+		return nil
+	})
 }
 
 // Resets returns the learner's resets, oldest first.
@@ -220,11 +239,11 @@ func (s *DB) Resets(ctx context.Context, learnerID string) ([]progress.Reset, er
 	return out, s.each(ctx, "resets", func(sc scanner) error {
 		r := progress.Reset{LearnerID: learnerID}
 		var class sql.NullInt64
-		err := sc.Scan(&class, &r.LessonSlug, &r.WidgetID, at(&r.At))
+		err := sc.Scan(&class, &r.LessonSlug, &r.WidgetID, &r.Kind, at(&r.At))
 		r.ClassID = class.Int64
 		out = append(out, r)
 		return err
-	}, "SELECT class_id, lesson_slug, widget_id, reset_at FROM attempt_resets WHERE learner_id = ? ORDER BY reset_at, id", learnerID)
+	}, "SELECT class_id, lesson_slug, widget_id, kind, reset_at FROM attempt_resets WHERE learner_id = ? ORDER BY reset_at, id", learnerID)
 }
 
 // AttemptCounts returns how many attempts the learner made at each widget,
@@ -371,7 +390,7 @@ func (s *DB) ExerciseStates(ctx context.Context, learnerID string) (map[string]p
 		}
 		out[id] = e
 		return nil
-	}, "SELECT exercise_id, mode, passed, created_at FROM submissions WHERE learner_id = ? ORDER BY created_at, id", learnerID)
+	}, "SELECT s.exercise_id, s.mode, s.passed, s.created_at FROM submissions s WHERE s.learner_id = ? AND "+afterExerciseReset+" ORDER BY s.created_at, s.id", learnerID)
 }
 
 // awardXP writes the award, earned by the attempt with id attemptID,

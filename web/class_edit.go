@@ -1,7 +1,10 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 
 	"learn/progress"
@@ -114,9 +117,9 @@ func (s *Server) classDelete(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	// Only an archived class can be deleted; DeleteClass says so for any
-	// other, without asking first.
-	if c.Archived() {
+	// Only the owner deletes, and only an archived class; DeleteClass says
+	// so to anyone else, without asking first.
+	if c.Archived() && c.TeacherID == a.TeacherID {
 		if ok, err := s.confirmed(w, r, ConfirmView{Title: "Delete " + c.Name + "?",
 			Question: deleteClassQuestion(c.Name),
 			Action:   classURL(id) + "/delete", Button: "Delete the class", Cancel: classURL(id) + "#settings"}); !ok || err != nil {
@@ -190,5 +193,53 @@ func (s *Server) learnerRestore(w http.ResponseWriter, r *http.Request) error {
 		return withForm(err, s.renderDashboard)
 	}
 	http.Redirect(w, r, classURL(id)+"?done=restored", http.StatusSeeOther)
+	return nil
+}
+
+// coTeacherAdd adds a co-teacher to the class by their account's e-mail.
+func (s *Server) coTeacherAdd(w http.ResponseWriter, r *http.Request) error {
+	id, err := classID(r)
+	if err != nil {
+		return err
+	}
+	if _, err := s.app.AddCoTeacher(r.Context(), progress.ActorFrom(r.Context()), id, r.PostFormValue("email")); err != nil {
+		return withForm(err, s.renderDashboard)
+	}
+	http.Redirect(w, r, classURL(id)+"?done=teacher-added#teachers", http.StatusSeeOther)
+	return nil
+}
+
+// coTeacherRemove removes a co-teacher from the class, once confirmed.
+func (s *Server) coTeacherRemove(w http.ResponseWriter, r *http.Request) error {
+	id, err := classID(r)
+	if err != nil {
+		return err
+	}
+	teacher, err := strconv.ParseInt(r.PathValue("teacher"), 10, 64)
+	if err != nil || teacher <= 0 {
+		return &progress.Error{Kind: progress.NotFound, Message: "There is no such co-teacher of this class."}
+	}
+	a := progress.ActorFrom(r.Context())
+	team, err := s.app.ClassTeachers(r.Context(), a, id)
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(team.Co, func(c progress.CoTeacher) bool { return c.ID == teacher })
+	if i >= 0 && team.Owner.ID == a.TeacherID {
+		c, err := s.app.Class(r.Context(), a, id)
+		if err != nil {
+			return err
+		}
+		name := team.Co[i].Name
+		if ok, err := s.confirmed(w, r, ConfirmView{Title: "Remove " + name + " as co-teacher?",
+			Question: removeCoTeacherQuestion(name, c.Name),
+			Action:   fmt.Sprintf("%s/teachers/%d/remove", classURL(id), teacher), Button: "Remove " + name, Cancel: classURL(id) + "#teachers"}); !ok || err != nil {
+			return err
+		}
+	}
+	if _, err := s.app.RemoveCoTeacher(r.Context(), a, id, teacher); err != nil {
+		return withForm(err, s.renderDashboard)
+	}
+	http.Redirect(w, r, classURL(id)+"?done=teacher-removed#teachers", http.StatusSeeOther)
 	return nil
 }

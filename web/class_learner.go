@@ -80,6 +80,36 @@ func (s *Server) learnerResetQuiz(w http.ResponseWriter, r *http.Request) error 
 	return nil
 }
 
+// learnerResetExercise resets a learner's submissions to one exercise,
+// once confirmed.
+func (s *Server) learnerResetExercise(w http.ResponseWriter, r *http.Request) error {
+	id, err := classID(r)
+	if err != nil {
+		return err
+	}
+	learner, exercise := r.PathValue("learner"), r.PathValue("exercise")
+	a := progress.ActorFrom(r.Context())
+	_, m, err := s.app.ClassMember(r.Context(), a, id, learner)
+	if err != nil {
+		return err
+	}
+	_, ex, err := s.app.ExerciseFor("", exercise)
+	if err != nil {
+		return err
+	}
+	page := classURL(id) + "/learners/" + learner
+	if ok, err := s.confirmed(w, r, ConfirmView{Title: "Reset " + m.Name + "'s exercise " + ex.Title + "?",
+		Question: resetExerciseQuestion(m.Name, ex.Title),
+		Action:   page + "/exercise/" + ex.ID + "/reset", Button: "Reset the exercise", Cancel: page}); !ok || err != nil {
+		return err
+	}
+	if _, _, err := s.app.ResetExercise(r.Context(), a, id, learner, ex.ID); err != nil {
+		return err
+	}
+	http.Redirect(w, r, page+"?done=exercise-reset", http.StatusSeeOther)
+	return nil
+}
+
 // AttemptRow is one attempt in time order.
 type AttemptRow struct {
 	When, Lesson, Where string
@@ -90,7 +120,10 @@ type AttemptRow struct {
 
 // ExerciseRow is an exercise with the learner's latest code, highlighted.
 type ExerciseRow struct {
-	Lesson, Title string
+	ID, Lesson, Title string
+	// ResetAt is when the teacher last reset it ("" if never): tries
+	// before it no longer count.
+	ResetAt       string
 	Tried, Solved bool
 	Mode, When    string
 	LastPassed    bool
@@ -147,16 +180,29 @@ func (s *Server) renderLearner(w http.ResponseWriter, r *http.Request, status in
 		}
 		v.Quizzes = append(v.Quizzes, QuizRow{Slug: q.Lesson.Slug, Lesson: q.Lesson.Title, State: state})
 	}
+	exerciseReset := map[string]string{} // exercise id → when it was last reset
 	for _, rs := range d.Resets {
 		title := rs.LessonSlug
 		if rs.Lesson != nil {
 			title = rs.Lesson.Title
 		}
-		v.Resets = append(v.Resets, "Quiz of "+title+" reset on "+rs.At.In(d.Zone).Format("2 Jan 15:04"))
+		when := rs.At.In(d.Zone).Format("2 Jan 15:04")
+		if rs.Kind == progress.ResetExerciseKind {
+			name := rs.WidgetID
+			if ex, _, ok := s.app.Course().Exercise(rs.WidgetID); ok {
+				name = ex.Title
+			}
+			exerciseReset[rs.WidgetID] = when
+			v.Resets = append(v.Resets, "Exercise "+name+" ("+title+") reset on "+when)
+			continue
+		}
+		v.Resets = append(v.Resets, "Quiz of "+title+" reset on "+when)
 	}
 	switch r.URL.Query().Get("done") {
 	case "reset":
 		v.Done = "The quiz was reset: the next attempt opens now, and a first pass after it earns the full XP. XP already earned stays."
+	case "exercise-reset":
+		v.Done = "The exercise was reset: " + d.Member.Name + " starts it again from the starter code. XP already earned stays, and the earlier submissions still count in the class's statistics."
 	case "extended":
 		v.Done = "The due time for " + d.Member.Name + " was changed; \"late\" counts from it on the dashboard, their classes page and the export."
 	}
@@ -172,8 +218,8 @@ func (s *Server) renderLearner(w http.ResponseWriter, r *http.Request, status in
 		v.Attempts = append(v.Attempts, row)
 	}
 	for _, ex := range d.Exercises {
-		row := ExerciseRow{Lesson: ex.Lesson.Title, Title: ex.Exercise.Title, Solved: ex.Solved, Tried: !ex.Latest.At.IsZero(),
-			Mode: ex.Latest.Mode, LastPassed: ex.Latest.Passed, Verdicts: ex.Verdicts}
+		row := ExerciseRow{ID: ex.Exercise.ID, Lesson: ex.Lesson.Title, Title: ex.Exercise.Title, Solved: ex.Solved, Tried: !ex.Latest.At.IsZero(),
+			Mode: ex.Latest.Mode, LastPassed: ex.Latest.Passed, Verdicts: ex.Verdicts, ResetAt: exerciseReset[ex.Exercise.ID]}
 		if n := len(ex.Exercise.Hints); n > 0 {
 			row.Hints = fmt.Sprintf("%d of %s taken", ex.HintsShown, Plural(n, "hint", "hints"))
 		}

@@ -37,6 +37,8 @@ type ClassRow struct {
 	Code     string
 	Members  int
 	Archived bool
+	// CoTaught marks a class the reader co-teaches (another teacher owns it).
+	CoTaught bool
 }
 
 // MyClassView is one of a learner's classes.
@@ -94,7 +96,7 @@ func (s *Server) renderClasses(w http.ResponseWriter, r *http.Request, status in
 			return err
 		}
 		for _, c := range classes {
-			v.Classes = append(v.Classes, ClassRow{ID: c.ID, Name: c.Name, Code: c.JoinCode, Members: c.MemberCount, Archived: c.Archived()})
+			v.Classes = append(v.Classes, ClassRow{ID: c.ID, Name: c.Name, Code: c.JoinCode, Members: c.MemberCount, Archived: c.Archived(), CoTaught: c.TeacherID != a.TeacherID})
 		}
 	}
 	mine, err := s.app.MyClasses(r.Context(), a)

@@ -50,6 +50,20 @@ type DashboardView struct {
 	// Questions are the class's unanswered questions and reported posts
 	// (qa_class.go).
 	Questions ClassQAView
+	// Owner is the class's owner; CoTeachers its co-teachers; IsOwner
+	// says whether the reader owns it (only the owner adds and removes
+	// co-teachers and deletes the class).
+	Owner      TeacherView
+	CoTeachers []TeacherView
+	IsOwner    bool
+}
+
+// TeacherView is one teacher of a class.
+type TeacherView struct {
+	ID          int64
+	Name, Email string
+	// Since is when a co-teacher was added.
+	Since string
 }
 
 // GridColumn is one sortable column of the roster.
@@ -205,6 +219,12 @@ func (s *Server) renderDashboard(w http.ResponseWriter, r *http.Request, status 
 		}
 	case "restored":
 		v.Done = "The learner is back in the class, with the same name and secret words."
+	case "teacher-added":
+		if n := len(v.CoTeachers); n > 0 {
+			v.Done = "Co-teachers now see and manage this class: " + teacherNames(v.CoTeachers) + "."
+		}
+	case "teacher-removed":
+		v.Done = "The co-teacher no longer sees this class. Nothing in the class changed."
 	}
 	v.Error = problem
 	v.Refresh = dashboardRefresh
@@ -219,7 +239,11 @@ func dashboardView(d progress.Dashboard, allStuck bool) DashboardView {
 	c := d.Class
 	v := DashboardView{ID: c.ID, Name: c.Name, Code: c.JoinCode, ClassCode: progress.ClassCode(c.ID), Zone: c.TimeZone, Archived: c.Archived(), Leaderboard: c.Leaderboard,
 		Members: len(d.Rows), Sort: d.Sort, Leaders: d.Leaderboard, RefreshSeconds: dashboardRefresh,
-		UpdatedAt: d.Now.In(d.Zone).Format("15:04:05")}
+		UpdatedAt: d.Now.In(d.Zone).Format("15:04:05"), IsOwner: d.Owner,
+		Owner: TeacherView{ID: d.Teachers.Owner.ID, Name: d.Teachers.Owner.Name, Email: d.Teachers.Owner.Email}}
+	for _, t := range d.Teachers.Co {
+		v.CoTeachers = append(v.CoTeachers, TeacherView{ID: t.ID, Name: t.Name, Email: t.Email, Since: t.AddedAt.In(d.Zone).Format("2 Jan 2006")})
+	}
 	col := func(key, label, title string, desc bool) GridColumn {
 		g := GridColumn{Key: key, Label: label, Title: title}
 		if key == d.Sort {
@@ -421,4 +445,16 @@ func spreadChart(sp []progress.ScoreSpread) SpreadChart {
 	c.Height = top + len(c.Rows)*rowH + 8
 	c.Summary = "First-try quiz scores, one row per lesson quiz. " + strings.Join(parts, "; ") + "."
 	return c
+}
+
+// teacherNames lists the teachers' names, "A, B and C".
+func teacherNames(ts []TeacherView) string {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.Name
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

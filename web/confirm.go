@@ -48,3 +48,11 @@ func leaveQuestion(class string) string {
 func resetQuizQuestion(name, lesson string) string {
 	return "Reset " + name + "'s quiz of " + lesson + "? Their attempts so far stop counting: any wait before the next attempt ends, and a first pass after this earns the full XP. XP already earned stays, and the reset is listed on their page."
 }
+
+func removeCoTeacherQuestion(name, class string) string {
+	return "Remove " + name + " as co-teacher of " + class + "? They stop seeing the class at once. Nothing in the class changes, and you can add them again."
+}
+
+func resetExerciseQuestion(name, exercise string) string {
+	return "Reset " + name + "'s exercise " + exercise + "? They start it again from the starter code, and it shows as not tried until they run it. XP already earned stays, and their earlier submissions still count in the class's statistics. The reset is listed on their page."
+}

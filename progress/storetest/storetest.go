@@ -87,6 +87,8 @@ func Run(t *testing.T, open Open) {
 			{"RemovalsKept", testRemovalsKept},     // removed.go
 			{"ClassEffort", testClassEffort},       // removed.go
 			{"SignInFailures", testSignInFailures}, // devices.go
+			{"CoTeachers", testCoTeachers},         // coteachers.go
+			{"ExerciseReset", testExerciseReset},   // coteachers.go
 		}},
 		{"QA", []test{ // progress.QAStore (qa.go)
 			{"Posts", testPosts},
