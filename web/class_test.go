@@ -40,15 +40,22 @@ type benchWorld struct {
 
 func newBenchWorld(tb testing.TB) benchWorld {
 	tb.Helper()
-	course, err := lessons.Load(lessons.BuiltIn())
-	if err != nil {
-		tb.Fatal(err)
-	}
 	st, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "learn.db"))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { st.Close() })
+	return newBenchWorldOn(tb, st)
+}
+
+// newBenchWorldOn is newBenchWorld on the database st (SQLite or
+// PostgreSQL).
+func newBenchWorldOn(tb testing.TB, st *store.Store) benchWorld {
+	tb.Helper()
+	course, err := lessons.Load(lessons.BuiltIn())
+	if err != nil {
+		tb.Fatal(err)
+	}
 	css, err := lessons.HighlightCSS()
 	if err != nil {
 		tb.Fatal(err)
@@ -73,7 +80,11 @@ func newBenchWorld(tb testing.TB) benchWorld {
 
 func newClassWorld(t *testing.T) *classWorld {
 	t.Helper()
-	bw := newBenchWorld(t)
+	return classWorldFor(t, newBenchWorld(t))
+}
+
+func classWorldFor(t *testing.T, bw benchWorld) *classWorld {
+	t.Helper()
 	ts := httptest.NewServer(bw.srv)
 	t.Cleanup(ts.Close)
 	return &classWorld{t: t, base: ts.URL, st: bw.st, app: bw.app}
