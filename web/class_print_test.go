@@ -1,59 +1,24 @@
 package web
 
 import (
-	"image"
-	"image/color"
 	"net/http"
 	"net/url"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/makiuchi-d/gozxing"
-	zxqr "github.com/makiuchi-d/gozxing/qrcode"
+	"learn/internal/qrtest"
 )
 
-// svgModuleRe reads one dark module of qrSVG's path.
-var svgModuleRe = regexp.MustCompile(`M(\d+) (\d+)h1v1h-1z`)
-
-// decodeQRSVG reads a QR code drawn by qrSVG back as a camera would: it
-// paints the SVG's modules into an image, 8 pixels a module, and decodes
-// it with ZXing's QR reader.
+// decodeQRSVG reads a QR code drawn by qrSVG back as a camera would
+// (qrtest.DecodeSVG).
 func decodeQRSVG(t *testing.T, svg string) string {
 	t.Helper()
-	box := regexp.MustCompile(`viewBox="0 0 (\d+) (\d+)"`).FindStringSubmatch(svg)
-	if box == nil {
-		t.Fatalf("no viewBox in %.200s", svg)
-	}
-	size, _ := strconv.Atoi(box[1])
-	const scale = 8
-	img := image.NewGray(image.Rect(0, 0, size*scale, size*scale))
-	for i := range img.Pix {
-		img.Pix[i] = 255
-	}
-	modules := svgModuleRe.FindAllStringSubmatch(svg, -1)
-	if len(modules) == 0 {
-		t.Fatal("the SVG draws no modules")
-	}
-	for _, m := range modules {
-		x, _ := strconv.Atoi(m[1])
-		y, _ := strconv.Atoi(m[2])
-		for dy := range scale {
-			for dx := range scale {
-				img.SetGray(x*scale+dx, y*scale+dy, color.Gray{})
-			}
-		}
-	}
-	bmp, err := gozxing.NewBinaryBitmapFromImage(img)
+	text, err := qrtest.DecodeSVG(svg)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v in %.200s", err, svg)
 	}
-	res, err := zxqr.NewQRCodeReader().Decode(bmp, nil)
-	if err != nil {
-		t.Fatalf("the QR code does not decode: %v", err)
-	}
-	return res.GetText()
+	return text
 }
 
 func TestQRSVGDecodes(t *testing.T) {

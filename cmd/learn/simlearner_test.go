@@ -71,7 +71,11 @@ func pageXP(body string) (int, bool) {
 
 // quizForm returns the form that answers, rightly, every question of the
 // draw a lesson page showed, with the attempt number from the page's form.
-func quizForm(page string, q *quiz.Quiz) (url.Values, error) {
+func quizForm(page string, q *quiz.Quiz) (url.Values, error) { return quizFormAnswering(page, q, true) }
+
+// quizFormAnswering is quizForm answering every question rightly or, with
+// right false, wrongly.
+func quizFormAnswering(page string, q *quiz.Quiz, right bool) (url.Values, error) {
 	section := page
 	if i := strings.Index(page, `id="w-`+q.ID+`"`); i >= 0 {
 		section = page[i:]
@@ -94,17 +98,26 @@ func quizForm(page string, q *quiz.Quiz) (url.Values, error) {
 		field := "q." + slot
 		switch qn.Kind {
 		case quiz.QuestionClassify:
-			form.Add(field, qn.Answer)
+			answer := qn.Answer
+			for _, c := range qn.Categories {
+				if !right && c.ID != qn.Answer {
+					answer = c.ID
+				}
+			}
+			form.Add(field, answer)
 		case quiz.QuestionAnnotate:
 			for _, h := range quiz.AllHints() {
 				if k := qn.Tool.Hints.Get(h); k != nil && k.Value != nil {
-					form.Add(field+"."+string(h), quiz.HintChoice(h, *k.Value))
+					form.Add(field+"."+string(h), quiz.HintChoice(h, *k.Value == right))
 				}
 			}
 		default:
 			for _, o := range qn.Options {
-				if o.Correct {
+				if o.Correct == right {
 					form.Add(field, o.ID)
+					if !right {
+						break
+					}
 				}
 			}
 		}
