@@ -68,6 +68,12 @@ func TestBrowserAccessibility(t *testing.T) {
 	b.do(t, chromedp.Navigate(base+"/lessons/"+course.Lessons[0].Slug), chromedp.WaitVisible(chromedp.CSS(scope)))
 	b.do(t, clickAll(b.quizAnswers(t, scope, q, false))...)
 	b.do(t, chromedp.Click(chromedp.CSS(scope+` button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(scope+` [data-testid="outcome"] p`)))
+	// A co-teacher, so the dashboard lists one with its remove button.
+	if err := runTeacher(context.Background(), []string{"add", "co@school.example", "--name", "Room 14", "--db", db}, strings.NewReader("a classroom password\n"), &out, &errOut); err != nil {
+		t.Fatalf("learn teacher add: %v %s", err, errOut.String())
+	}
+	b.do(t, chromedp.Navigate(class), chromedp.WaitVisible(chromedp.CSS(`#co-email`)), fill("#co-email", "co@school.example"),
+		chromedp.Click(chromedp.CSS(`form[action$="/teachers"] button`)), chromedp.WaitVisible(chromedp.CSS(`form[action$="/remove"][action*="/teachers/"]`)))
 	b.do(t, chromedp.Navigate(class), chromedp.WaitVisible(chromedp.CSS(`[data-testid="spread-chart"]`)))
 	learner, err := chromedp.Run(b.ctx, chromedp.AttributeValue(chromedp.CSS(`tr[data-name="Sky Lark"] th a`), "href"))
 	if err != nil {
