@@ -71,6 +71,9 @@ type WidgetOutcome struct {
 	// (quiz.QuizWait).
 	NextOpensAt time.Time
 	NextWait    time.Duration
+	// FailedInRow, after a quiz attempt, counts the failed attempts in a
+	// row it ends (0 after a pass).
+	FailedInRow int
 	// Summary is the learner's summary after the check.
 	Summary Summary
 }
@@ -196,7 +199,8 @@ func (s *Service) CheckWidget(ctx context.Context, a Actor, p WidgetPost) (Widge
 		// (quiz.QuizPassXP); once passed, the award is held anyway.
 		award, awarded = quiz.QuizAward(lesson.Slug, x, result, turn.Failed)
 		if !result.Passed {
-			out.NextWait = quiz.QuizWait(turn.FailedInRow + 1)
+			out.FailedInRow = turn.FailedInRow + 1
+			out.NextWait = quiz.QuizWait(out.FailedInRow)
 		}
 		out.NextOpensAt = now.Add(out.NextWait)
 		fx.Quiz = &QuizAttempt{LearnerID: a.ID, LessonSlug: lesson.Slug, QuizID: x.ID, Number: turn.Next,

@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -175,6 +176,9 @@ func TestQuizWaitShownBeforePosting(t *testing.T) {
 	if strings.Contains(page, "Submit the quiz") || strings.Contains(page, "data-question=") {
 		t.Error("the waiting page shows the next attempt's questions or a submit button")
 	}
+	if strings.Contains(page, newVersionsText) || !strings.Contains(page, "Not passed yet") {
+		t.Errorf("while waiting the quiz's status still promises a try (%q)", newVersionsText)
+	}
 
 	status, res := checkJSON(t, c, action, url.Values{"attempt": {"4"}, "tz": {"Europe/Berlin"}})
 	if status != http.StatusTooManyRequests && status != http.StatusUnprocessableEntity {
@@ -186,8 +190,18 @@ func TestQuizWaitShownBeforePosting(t *testing.T) {
 
 	clock.add(6 * time.Minute)
 	_, page = c.get("/lessons/" + lesson.Slug)
-	if strings.Contains(page, `data-testid="quiz-wait"`) || !strings.Contains(page, "Submit the quiz") {
+	if strings.Contains(page, `data-testid="quiz-wait"`) || !strings.Contains(page, "Submit the quiz") || !strings.Contains(page, newVersionsText) {
 		t.Error("after the wait the page does not offer the next attempt")
+	}
+	// The fourth failure in a row says four, and the longer wait.
+	status, res = checkJSON(t, c, action, openAttemptAnswers(t, page, x, false))
+	if status != http.StatusOK || res.Passed {
+		t.Fatalf("attempt %d = %d, passed %t", quiz.QuizFailsBeforeWait+1, status, res.Passed)
+	}
+	n := quiz.QuizFailsBeforeWait + 1
+	if want := fmt.Sprintf("After %d failed attempts in a row, the next opens", n); !strings.Contains(res.HTML, want) ||
+		!strings.Contains(res.HTML, fmt.Sprintf("in %d minutes", int(quiz.QuizWait(n).Minutes()))) {
+		t.Errorf("the fourth failure's outcome lacks %q and %v:\n%.1500s", want, quiz.QuizWait(n), res.HTML)
 	}
 }
 

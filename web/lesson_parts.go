@@ -48,8 +48,13 @@ func quizStatus(sum progress.Summary, lesson *lessons.Lesson) *PartStatus {
 	if qs.Passed {
 		return &PartStatus{Done: true, Text: fmt.Sprintf("Passed: %s, the last on %s.", record, dateText(qs.LastAt, sum.Zone))}
 	}
-	return &PartStatus{Text: fmt.Sprintf("Not passed yet: %s, the last on %s. This try asks new versions of the questions.", record, dateText(qs.LastAt, sum.Zone))}
+	return &PartStatus{Text: fmt.Sprintf("Not passed yet: %s, the last on %s. %s", record, dateText(qs.LastAt, sum.Zone), newVersionsText)}
 }
+
+// newVersionsText ends the status of a quiz not passed yet while a try is
+// open (withQuizWait takes it off during a wait).
+const newVersionsText = "This try asks new versions of the questions."
+
 
 // exerciseStatus says how the learner's runs of an exercise went; nil
 // before the first.

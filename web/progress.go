@@ -60,8 +60,11 @@ type LessonProgressRow struct {
 	Parts    string
 	Score    string // "5 of 6", or "—"
 	Attempts int
-	// Unfinished links each part not done yet, in reading order.
+	// Unfinished links each part not done yet, in reading order; Fresh
+	// marks a lesson not opened yet, which "Still to do" names without
+	// listing every part.
 	Unfinished []PartLink
+	Fresh      bool
 }
 
 // PartLink is a link to one part of a lesson.
@@ -95,7 +98,7 @@ func (s *Server) progressShow(w http.ResponseWriter, r *http.Request) error {
 		v.Calendar = append(v.Calendar, c)
 	}
 	for _, lr := range rep.Lessons {
-		row := LessonProgressRow{Title: lr.Lesson.Title, Slug: lr.Lesson.Slug, State: lr.State, Score: "—", Parts: fmt.Sprintf("%d of %d", lr.Done, lr.Parts)}
+		row := LessonProgressRow{Title: lr.Lesson.Title, Slug: lr.Lesson.Slug, State: lr.State, Score: "—", Parts: fmt.Sprintf("%d of %d", lr.Done, lr.Parts), Fresh: lr.Done == 0 && lr.State == progress.NotStarted}
 		if lr.Quiz.Attempts > 0 {
 			row.Score = fmt.Sprintf("%d of %d", lr.Quiz.Best, lr.Quiz.Total)
 			row.Attempts = lr.Quiz.Attempts

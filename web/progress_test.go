@@ -1,6 +1,8 @@
 package web
 
 import (
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 )
@@ -24,5 +26,30 @@ func TestAxisLabels(t *testing.T) {
 				t.Errorf("axisLabels = %q, %q; want %q, %q", from, to, tt.wantFrom, tt.wantTo)
 			}
 		})
+	}
+}
+
+// TestStillToDoNamesUnopenedLessons: for a new learner "Still to do" names
+// each lesson with its count of parts instead of listing every part of
+// every lesson; a lesson opened lists its parts not done yet.
+func TestStillToDoNamesUnopenedLessons(t *testing.T) {
+	s := newTestServer(t)
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	c := newClient(t, ts.URL)
+	_, page := c.get("/progress")
+	lessons := s.app.Course().Lessons
+	if n := strings.Count(page, `data-testid="not-started"`); n != len(lessons) {
+		t.Errorf("a new learner's Still to do names %d lessons as not started, want all %d", n, len(lessons))
+	}
+	if strings.Contains(page, `data-testid="unfinished-parts"`) {
+		t.Error("a new learner's Still to do lists parts of lessons never opened")
+	}
+	first := lessons[0]
+	c.get("/lessons/" + first.Slug)
+	_, page = c.get("/progress")
+	i := strings.Index(page, `data-testid="todo-`+first.Slug+`"`)
+	if i < 0 || !strings.Contains(page[i:], `data-testid="unfinished-parts"`) || strings.Count(page, `data-testid="not-started"`) != len(lessons)-1 {
+		t.Errorf("after opening %s, Still to do does not list its parts", first.Slug)
 	}
 }

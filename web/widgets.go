@@ -90,9 +90,9 @@ func checkedView(out progress.WidgetOutcome, zone string) *WidgetView {
 		} else {
 			v.Outcome = fmt.Sprintf("%d of %d right; %d needed to pass. The questions marked wrong come back in your review; try again with new versions of the questions.", out.Score, out.Total, out.Quiz.PassMark)
 			if out.NextWait > 0 {
-				v.Wait = quizWaitView(out.NextOpensAt, out.NextOpensAt.Add(-out.NextWait), quiz.QuizFailsBeforeWait, zone)
+				v.Wait = quizWaitView(out.NextOpensAt, out.NextOpensAt.Add(-out.NextWait), out.FailedInRow, zone)
 				loc, _ := quiz.Zone(zone)
-				v.Outcome += fmt.Sprintf(" After %d failed attempts in a row, the next opens at %s, in %d minutes.", quiz.QuizFailsBeforeWait, out.NextOpensAt.In(loc).Format("15:04 MST"), int(out.NextWait.Minutes()))
+				v.Outcome += fmt.Sprintf(" After %d failed attempts in a row, the next opens at %s, in %d minutes.", out.FailedInRow, out.NextOpensAt.In(loc).Format("15:04 MST"), int(out.NextWait.Minutes()))
 			}
 		}
 	}
@@ -166,6 +166,10 @@ func (s *Server) withQuizWait(r *http.Request, lesson *lessons.Lesson, w *lesson
 	}
 	if now := s.now(); turn.Waiting(now) {
 		v.Wait = quizWaitView(turn.OpensAt, now, turn.FailedInRow, sum.Zone)
+		if v.Status != nil {
+			// No try is open, so the status does not promise one.
+			v.Status.Text = strings.TrimSuffix(v.Status.Text, " "+newVersionsText)
+		}
 	}
 	return nil
 }
