@@ -55,7 +55,6 @@ func quizStatus(sum progress.Summary, lesson *lessons.Lesson) *PartStatus {
 // open (withQuizWait takes it off during a wait).
 const newVersionsText = "This try asks new versions of the questions."
 
-
 // exerciseStatus says how the learner's runs of an exercise went; nil
 // before the first.
 func exerciseStatus(sum progress.Summary, ex *lessons.Exercise) *PartStatus {
