@@ -195,16 +195,7 @@ func TestBrowserClassroom(t *testing.T) {
 	}
 
 	// The export downloads and parses.
-	teacher.do(t, chromedp.Navigate(classURL), chromedp.WaitVisible(chromedp.CSS(`[data-testid="export"]`)))
-	body, err := chromedp.Run(teacher.ctx, chromedp.Evaluate[string](
-		`fetch(document.querySelector('[data-testid="export"]').href, {credentials: "same-origin"}).then(r => r.text())`, chromedp.EvalAwaitPromise))
-	if err != nil {
-		t.Fatal(err)
-	}
-	records, err := csv.NewReader(strings.NewReader(body)).ReadAll()
-	if err != nil {
-		t.Fatalf("the export does not parse: %v\n%s", err, body)
-	}
+	records := exportCSV(t, teacher, classURL)
 	rows := map[string]bool{}
 	for _, r := range records[1:] {
 		rows[r[0]+"/"+r[1]+"/"+r[2]] = true
@@ -265,4 +256,21 @@ func TestBrowserClassroom(t *testing.T) {
 			t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
 		}
 	}
+}
+
+// exportCSV downloads the class's export as the teacher's browser would
+// (the dashboard's Export CSV link) and reads it with encoding/csv.
+func exportCSV(t *testing.T, b *browser, classURL string) [][]string {
+	t.Helper()
+	b.do(t, chromedp.Navigate(classURL), chromedp.WaitVisible(chromedp.CSS(`[data-testid="export"]`)))
+	body, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](
+		`fetch(document.querySelector('[data-testid="export"]').href, {credentials: "same-origin"}).then(r => r.text())`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, err := csv.NewReader(strings.NewReader(body)).ReadAll()
+	if err != nil || len(records) == 0 {
+		t.Fatalf("the export does not parse: %v\n%s", err, body)
+	}
+	return records
 }

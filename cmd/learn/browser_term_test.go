@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -311,16 +310,7 @@ func TestBrowserClassTerm(t *testing.T) {
 	}
 
 	// The export agrees with what every learner did.
-	owner.do(t, chromedp.Navigate(classURL), chromedp.WaitVisible(chromedp.CSS(`[data-testid="export"]`)))
-	csvText, err := chromedp.Run(owner.ctx, chromedp.Evaluate[string](
-		`fetch(document.querySelector('[data-testid="export"]').href, {credentials: "same-origin"}).then(r => r.text())`, chromedp.EvalAwaitPromise))
-	if err != nil {
-		t.Fatal(err)
-	}
-	records, err := csv.NewReader(strings.NewReader(csvText)).ReadAll()
-	if err != nil || len(records) == 0 {
-		t.Fatalf("the export does not parse: %v\n%s", err, csvText)
-	}
+	records := exportCSV(t, owner, classURL)
 	col := map[string]int{}
 	for i, h := range records[0] {
 		col[h] = i
