@@ -261,3 +261,14 @@ func (s *DB) PublicName(ctx context.Context, learnerID string) (string, error) {
 	err := s.preparedRow(ctx, "SELECT name FROM qa_names WHERE learner_id = ?", learnerID).Scan(&name)
 	return name, notFoundOr(err, "storage: public name")
 }
+
+// PageGeneration returns the count the triggers of migration 0031 (SQLite)
+// and 0016 (PostgreSQL) move with every write to the tables a lesson page
+// shows of others' doing; 0 before the first such write.
+func (s *DB) PageGeneration(ctx context.Context) (int64, error) {
+	var n int64
+	if err := s.preparedRow(ctx, "SELECT coalesce(max(generation), 0) FROM page_generations WHERE name = 'shared'").Scan(&n); err != nil {
+		return 0, fmt.Errorf("storage: page generation: %w", err)
+	}
+	return n, nil
+}
