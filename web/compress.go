@@ -20,20 +20,28 @@ import (
 )
 
 // Compression. HTML pages, error pages and JSON answers are compressed when
-// the browser asks: brotli where it is accepted at least as much as gzip,
-// else gzip. A lesson page is always sent as gzip when the browser takes
-// gzip, compressed once per distinct content and kept (writeGzipPage):
-// every new visitor gets the same page, and a returning learner the same
-// page until they or others write something it shows.
+// the browser asks (Vary: Accept-Encoding): brotli where it is accepted at
+// least as much as gzip, else gzip, by the middleware as the answer is
+// written. A lesson page is sent as gzip whenever the browser takes gzip
+// (every browser that takes brotli does), from bytes compressed once and
+// kept (keptPage): every new visitor gets the same page, and a returning
+// learner the same page until they or others write something it shows
+// (its entity tag moves, etag.go), so serving it costs no compression.
 //
-// BREACH: a compressed answer must never hold a secret beside text the
-// requester controls. The answers that hold secrets are the join page
-// after joining and a learner's page on the teacher's side (both show
-// secret words; the latter also shows the learner's code) and the style
-// nonce of a lesson page. The first two are never compressed (plainBody);
-// the nonce is sent in a stored DEFLATE block of its own, so its bytes are
-// never matched against anything and the answer's length does not depend
-// on them. Cookies are headers, which are not compressed.
+// BREACH: a compressed answer must never hold a secret that stays the same
+// across answers beside text the requester controls, or its length would
+// tell the secret a byte at a time. There is no CSRF token in any page:
+// unsafe requests are checked by net/http.CrossOriginProtection from the
+// browser's Sec-Fetch-Site and Origin headers, and cookies are headers,
+// which are not compressed. The secrets a body can hold:
+//   - secret words, on the join page after joining, a learner's page on
+//     the teacher's side (beside the learner's code) and the class's word
+//     sheet: those answers are never compressed (plainBody);
+//   - a lesson page's style nonce: fresh for every answer (a mask no two
+//     answers share, so lengths across requests tell nothing of it), and
+//     in the kept gzip page sent in stored DEFLATE blocks of its own, which
+//     no match reaches into or out of, so the answer's length never
+//     depends on it at all.
 
 // minCompressBytes is the smallest body worth compressing: below about a
 // packet, compression saves nothing on the wire.
@@ -529,10 +537,16 @@ func (kp *keptPage) write(w http.ResponseWriter, pools *compressors, nonce strin
 	}
 	h.Set("Content-Length", strconv.Itoa(total))
 	w.WriteHeader(http.StatusOK)
+	// One write of the whole answer: a write per part costs a system call
+	// each once they pass the connection's buffer.
+	buf := pageBuffers.Get().(*bytes.Buffer)
+	defer putPageBuffer(buf)
+	buf.Grow(total)
 	for _, p := range parts {
-		if _, err := w.Write(p); err != nil {
-			return fmt.Errorf("%w: %v", errClientGone, err)
-		}
+		buf.Write(p)
+	}
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("%w: %v", errClientGone, err)
 	}
 	return nil
 }
