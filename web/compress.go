@@ -383,7 +383,7 @@ type keptPages struct {
 
 // maxKeptPages bounds the pages kept (each is the page and, once asked
 // for, its gzip form: about 70 KB); past it the cache starts again empty.
-const maxKeptPages = 512
+const maxKeptPages = 256
 
 // get returns the page kept under k, or nil.
 func (c *keptPages) get(k keptKey) *keptPage {
