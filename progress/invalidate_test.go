@@ -127,3 +127,37 @@ func TestWritesSeenByOtherServers(t *testing.T) {
 		})
 	}
 }
+
+// TestFingerprintFollowsContent checks the summary's fingerprint: the same
+// on two servers for the same learner, moved by the learner's write (read
+// on the other server), and 0 for a first visit.
+func TestFingerprintFollowsContent(t *testing.T) {
+	ctx := context.Background()
+	learner := progress.Actor{ID: "0123456789abcdef0123456789abcdef", Role: progress.RoleLearner, Known: true}
+	a, b, _ := twoServers(t, true)
+	if sum, err := a.Summary(ctx, progress.Actor{ID: "fedcba9876543210fedcba9876543210", Role: progress.RoleLearner}); err != nil || sum.Fingerprint != 0 {
+		t.Errorf("a first visit's fingerprint = %x (%v), want 0", sum.Fingerprint, err)
+	}
+	sa, err := a.Summary(ctx, learner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := b.Summary(ctx, learner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sa.Fingerprint == 0 || sa.Fingerprint != sb.Fingerprint {
+		t.Fatalf("fingerprints of one learner: %x on a, %x on b; want equal and not 0", sa.Fingerprint, sb.Fingerprint)
+	}
+	if _, err := a.CheckWidget(ctx, learner, progress.WidgetPost{LessonSlug: "two-ways-to-fail", WidgetID: "which-channel",
+		Answers: classifyAnswers(t, a, "two-ways-to-fail", "which-channel", false)}); err != nil {
+		t.Fatal(err)
+	}
+	after, err := b.Summary(ctx, learner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Fingerprint == sb.Fingerprint {
+		t.Errorf("the fingerprint on b stayed %x after the learner's write on a", after.Fingerprint)
+	}
+}

@@ -688,3 +688,15 @@ func (s *Service) OpenNotice(ctx context.Context, a Actor, noticeID int64) (Noti
 	}
 	return Notice{}, notFound("There is no such notice. The notices page lists yours.")
 }
+
+// PageGeneration returns the store's page generation (QAStore), which
+// moves with every write that can change what a lesson page shows of
+// others' doing, on every server sharing the store: a server keeps what
+// it drew of those writes (the Q&A section) while it stays the same.
+func (s *Service) PageGeneration(ctx context.Context) (int64, error) {
+	n, err := s.qa.PageGeneration(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("progress: page generation: %w", err)
+	}
+	return n, nil
+}

@@ -64,6 +64,13 @@ type QAStore interface {
 	SetPublicName(ctx context.Context, learnerID, name, key string, now time.Time) error
 	// PublicName returns the learner's public display name, or ErrNotFound.
 	PublicName(ctx context.Context, learnerID string) (string, error)
+
+	// PageGeneration returns the page generation: a count that moves, in
+	// the writing transaction, with every write that can change what a
+	// lesson page shows of others' doing (Q&A posts, helpful marks,
+	// reports, public names, classes, members, assignments and
+	// extensions), whichever server or path wrote it; 0 before the first.
+	PageGeneration(ctx context.Context) (int64, error)
 }
 
 // Post is a question (QuestionID 0) or an answer under a lesson.

@@ -2,6 +2,9 @@ package progress
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
 	"sync"
 	"time"
 
@@ -47,7 +50,12 @@ type Summary struct {
 	OpenedAt map[string]time.Time
 	// Notices counts unread notices of answers and acceptances.
 	Notices int
-	loaded  time.Time
+	// Fingerprint identifies the content of every field above: two
+	// summaries with equal fingerprints show the same, on any server (a
+	// hash of their JSON, whose map keys are sorted). Computed once when
+	// the summary is loaded; 0 for someone with no activity yet.
+	Fingerprint uint64 `json:"-"`
+	loaded      time.Time
 	// version is the learner's write count (Invalidator.Version) read
 	// before this summary was loaded.
 	version int64
@@ -207,6 +215,20 @@ func (s *Service) Summary(ctx context.Context, a Actor) (Summary, error) {
 	if e.Hints, err = s.learning.HintsShown(ctx, a.ID); err != nil {
 		return e, err
 	}
+	if e.Fingerprint, err = fingerprint(e); err != nil {
+		return e, err
+	}
 	s.summaries.put(a.ID, e, mark)
 	return e, nil
+}
+
+// fingerprint hashes a summary's JSON (FNV-1a, the same on every server).
+func fingerprint(sum Summary) (uint64, error) {
+	b, err := json.Marshal(sum)
+	if err != nil {
+		return 0, fmt.Errorf("progress: fingerprint a summary: %w", err)
+	}
+	h := fnv.New64a()
+	_, _ = h.Write(b)
+	return h.Sum64() | 1, nil // never 0, which is no activity
 }

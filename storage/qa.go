@@ -261,3 +261,25 @@ func (s *DB) PublicName(ctx context.Context, learnerID string) (string, error) {
 	err := s.preparedRow(ctx, "SELECT name FROM qa_names WHERE learner_id = ?", learnerID).Scan(&name)
 	return name, notFoundOr(err, "storage: public name")
 }
+
+// PageGeneration returns the count the triggers of migration 0031 (SQLite)
+// and 0016 (PostgreSQL) move with every write to the tables a lesson page
+// shows of others' doing; 0 before the first such write. PostgreSQL, which
+// several servers share, is asked every time. A SQLite file is one
+// server's: its count is read again only after this process wrote (a
+// statement that may write ended since the last read), so a page view
+// after none costs no query.
+func (s *DB) PageGeneration(ctx context.Context) (int64, error) {
+	writes := s.writes.Load()
+	if s.e.owned {
+		if g := s.generation.Load(); g != nil && g.writes == writes {
+			return int64(g.value), nil
+		}
+	}
+	var n int64
+	if err := s.preparedRow(ctx, "SELECT coalesce(max(generation), 0) FROM page_generations WHERE name = 'shared'").Scan(&n); err != nil {
+		return 0, fmt.Errorf("storage: page generation: %w", err)
+	}
+	s.generation.Store(&generationRead{writes: writes, value: uint64(n)})
+	return n, nil
+}

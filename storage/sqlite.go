@@ -25,6 +25,7 @@ var sqliteEngine = engine{
 	classify:      sqliteClassify,
 	migrationsDDL: "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
 	backup:        sqliteBackup,
+	owned:         true,
 }
 
 func sqliteClassify(err error) errKind {

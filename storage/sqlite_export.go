@@ -13,7 +13,9 @@ import (
 // bookkeeping excluded, for moving them to another backend.
 func (s *DB) Tables(ctx context.Context) ([]string, error) {
 	// The dashboard's derived tables (migration 0009) are left out: the
-	// target rebuilds them from attempts and submissions as it copies them.
+	// target rebuilds them from attempts and submissions as it copies them;
+	// so is the page generation (migration 0031), which the target's
+	// triggers move as rows arrive.
 	var out []string
 	return out, s.each(ctx, "tables", func(sc scanner) error {
 		var name string
@@ -22,7 +24,7 @@ func (s *DB) Tables(ctx context.Context) ([]string, error) {
 		return err
 	}, `SELECT name FROM sqlite_master
 		WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations'
-		AND name NOT IN ('first_tries', 'submission_failures', 'widget_passes') ORDER BY name`)
+		AND name NOT IN ('first_tries', 'submission_failures', 'widget_passes', 'page_generations') ORDER BY name`)
 }
 
 // table returns the name quoted for SQL, or an error when it is not one of

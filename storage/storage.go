@@ -83,6 +83,9 @@ type engine struct {
 	forUpdate string
 	// backup writes a copy of the database to dest.
 	backup func(ctx context.Context, db *DB, dest string) error
+	// owned is set where one server owns the database (a SQLite file):
+	// what this process did not write has not changed.
+	owned bool
 }
 
 // DB is an open database of either engine. It is safe for concurrent use.
@@ -94,6 +97,14 @@ type DB struct {
 	stmts sync.Map // string -> *sql.Stmt
 	// rateTakes counts TakeRate calls, to purge full buckets now and then.
 	rateTakes atomic.Uint64
+	// generation is the page generation last read, with the count of
+	// writes it was read after (PageGeneration).
+	generation atomic.Pointer[generationRead]
+}
+
+// generationRead is a page generation read after writes statements.
+type generationRead struct {
+	writes, value uint64
 }
 
 // q runs queries on a pool or a transaction, in the engine's dialect.
@@ -105,11 +116,31 @@ type q struct {
 	}
 	e     *engine
 	texts *sync.Map // query as written -> query for the engine
+	// writes counts the statements of this process that may have written
+	// (see DB.PageGeneration): every exec and every statement that is not
+	// a SELECT, counted when it is done; a transaction's, once it ended
+	// (tx is set inside one), so a reader never counts a write it cannot
+	// see yet.
+	writes *atomic.Uint64
+	tx     bool
+}
+
+// wrote counts a statement that may have written, outside a transaction.
+func (q q) wrote() {
+	if !q.tx {
+		q.writes.Add(1)
+	}
+}
+
+// mayWrite reports whether query may write: anything but a SELECT.
+func mayWrite(query string) bool {
+	head := strings.TrimLeft(query, " \t\r\n(")
+	return len(head) < 6 || !strings.EqualFold(head[:6], "SELECT")
 }
 
 func newDB(db *sql.DB, e *engine) *DB {
 	s := &DB{db: db}
-	s.q = q{c: db, e: e, texts: &sync.Map{}}
+	s.q = q{c: db, e: e, texts: &sync.Map{}, writes: &atomic.Uint64{}}
 	return s
 }
 
@@ -167,16 +198,22 @@ func (q q) wrap(err error) error {
 
 func (q q) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	res, err := q.c.ExecContext(ctx, q.sql(query), args...)
+	q.wrote()
 	return res, q.wrap(err)
 }
 
+// rows runs query; one that may write is counted when its rows are read
+// (a RETURNING statement writes as it is stepped), here once they begin.
 func (q q) rows(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	rows, err := q.c.QueryContext(ctx, q.sql(query), args...)
+	if mayWrite(query) {
+		q.wrote()
+	}
 	return rows, q.wrap(err)
 }
 
 func (q q) row(ctx context.Context, query string, args ...any) row {
-	return row{r: q.c.QueryRowContext(ctx, q.sql(query), args...), q: q}
+	return row{r: q.c.QueryRowContext(ctx, q.sql(query), args...), q: q, write: mayWrite(query)}
 }
 
 // errNoRow is what row.Scan returns for no row: sql.ErrNoRows and
@@ -188,6 +225,8 @@ type row struct {
 	r   *sql.Row
 	err error // of preparing the statement
 	q   q
+	// write is set for a statement that may write, counted once scanned.
+	write bool
 }
 
 // Scan copies the row's columns into dest; no row is sql.ErrNoRows and
@@ -197,6 +236,9 @@ func (r row) Scan(dest ...any) error {
 		return r.err
 	}
 	err := r.r.Scan(dest...)
+	if r.write {
+		r.q.wrote()
+	}
 	if err == sql.ErrNoRows {
 		return errNoRow
 	}
@@ -220,7 +262,11 @@ type scanner interface{ Scan(dest ...any) error }
 // each runs query and hands every row to scan.
 func (q q) each(ctx context.Context, what string, scan func(scanner) error, query string, args ...any) error {
 	rows, err := q.c.QueryContext(ctx, q.sql(query), args...)
-	return scanAll(what, rows, q.wrap(err), scan)
+	err = scanAll(what, rows, q.wrap(err), scan)
+	if mayWrite(query) {
+		q.wrote()
+	}
+	return err
 }
 
 // preparedEach is each for a prepared query (see prepared).
@@ -230,7 +276,11 @@ func (s *DB) preparedEach(ctx context.Context, what string, scan func(scanner) e
 		return fmt.Errorf("storage: %s: %w", what, err)
 	}
 	rows, err := st.QueryContext(ctx, args...)
-	return scanAll(what, rows, s.wrap(err), scan)
+	err = scanAll(what, rows, s.wrap(err), scan)
+	if mayWrite(query) {
+		s.wrote()
+	}
+	return err
 }
 
 func scanAll(what string, rows *sql.Rows, err error, scan func(scanner) error) error {
@@ -275,7 +325,7 @@ func (s *DB) preparedRow(ctx context.Context, query string, args ...any) row {
 	if err != nil {
 		return row{err: err}
 	}
-	return row{r: st.QueryRowContext(ctx, args...), q: s.q}
+	return row{r: st.QueryRowContext(ctx, args...), q: s.q, write: mayWrite(query)}
 }
 
 // Close closes the database.
@@ -397,7 +447,9 @@ func (s *DB) tryTx(ctx context.Context, fn func(tx q) error) error {
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	if err := fn(q{c: tx, e: s.e, texts: s.texts}); err != nil {
+	// Counted once the transaction ended, whichever way.
+	defer s.writes.Add(1)
+	if err := fn(q{c: tx, e: s.e, texts: s.texts, writes: s.writes, tx: true}); err != nil {
 		_ = tx.Rollback()
 		return err
 	}

@@ -25,6 +25,9 @@ type testSetup struct {
 	Limits progress.Limits
 	// DBPath is the database file, in a temp folder unless set.
 	DBPath string
+	// SharedVersions counts learners' writes in the database
+	// (storage.WriteVersions), as servers sharing one database do.
+	SharedVersions bool
 }
 
 // newTestServer builds a server on the built-in course and a temp database.
@@ -51,7 +54,11 @@ func newTestServer(tb testing.TB, opts ...func(*testSetup)) *Server {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { st.Close() })
-	app, err := progress.New(progress.Config{Course: course, Store: st, Grader: setup.Grader, Now: setup.Now, Limits: setup.Limits})
+	cfg := progress.Config{Course: course, Store: st, Grader: setup.Grader, Now: setup.Now, Limits: setup.Limits}
+	if setup.SharedVersions {
+		cfg.Invalidator = st.WriteVersions(nil)
+	}
+	app, err := progress.New(cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -15,23 +15,33 @@ import (
 
 	"github.com/andybalholm/brotli"
 	"github.com/cespare/xxhash/v2"
+
+	"learn/lessons"
 )
 
 // Compression. HTML pages, error pages and JSON answers are compressed when
-// the browser asks: brotli where it is accepted at least as much as gzip,
-// else gzip. A lesson page is always sent as gzip when the browser takes
-// gzip, compressed once per distinct content and kept (writeGzipPage):
-// every new visitor gets the same page, and a returning learner the same
-// page until they or others write something it shows.
+// the browser asks (Vary: Accept-Encoding): brotli where it is accepted at
+// least as much as gzip, else gzip, by the middleware as the answer is
+// written. A lesson page is sent as gzip whenever the browser takes gzip
+// (every browser that takes brotli does), from bytes compressed once and
+// kept (keptPage): every new visitor gets the same page, and a returning
+// learner the same page until they or others write something it shows
+// (its entity tag moves, etag.go), so serving it costs no compression.
 //
-// BREACH: a compressed answer must never hold a secret beside text the
-// requester controls. The answers that hold secrets are the join page
-// after joining and a learner's page on the teacher's side (both show
-// secret words; the latter also shows the learner's code) and the style
-// nonce of a lesson page. The first two are never compressed (plainBody);
-// the nonce is sent in a stored DEFLATE block of its own, so its bytes are
-// never matched against anything and the answer's length does not depend
-// on them. Cookies are headers, which are not compressed.
+// BREACH: a compressed answer must never hold a secret that stays the same
+// across answers beside text the requester controls, or its length would
+// tell the secret a byte at a time. There is no CSRF token in any page:
+// unsafe requests are checked by net/http.CrossOriginProtection from the
+// browser's Sec-Fetch-Site and Origin headers, and cookies are headers,
+// which are not compressed. The secrets a body can hold:
+//   - secret words, on the join page after joining, a learner's page on
+//     the teacher's side (beside the learner's code) and the class's word
+//     sheet: those answers are never compressed (plainBody);
+//   - a lesson page's style nonce: fresh for every answer (a mask no two
+//     answers share, so lengths across requests tell nothing of it), and
+//     in the kept gzip page sent in stored DEFLATE blocks of its own, which
+//     no match reaches into or out of, so the answer's length never
+//     depends on it at all.
 
 // minCompressBytes is the smallest body worth compressing: below about a
 // packet, compression saves nothing on the wire.
@@ -340,111 +350,203 @@ type pageSpan struct {
 	secret     bool
 }
 
-// gzipPage is a lesson page compressed once: the page's pieces between its
-// secret holes, each as raw DEFLATE ending on a sync flush, so that they
-// join with the secrets (stored blocks) into one stream. plain keeps the
-// pieces to compare on a hit.
-type gzipPage struct {
-	plain    [][]byte
-	deflated [][]byte
+// keptPage is a lesson page drawn once and kept: its pieces between the
+// secret holes (the style nonce, the same in every hole of one answer),
+// and, once a browser asked for gzip, each piece as raw DEFLATE ending on
+// a sync flush, so that they join with the nonce (stored blocks) into one
+// gzip member. Serving it again writes these bytes and a fresh nonce: no
+// drawing and no compression.
+type keptPage struct {
+	pieces [][]byte
+	size   int // the pieces' length together
+	once   sync.Once
+	// deflated and deflateErr are set once, by deflate.
+	deflated   [][]byte
+	deflateErr error
 }
 
-// gzipPages keeps compressed lesson pages by their content without the
-// secrets: every new visitor, and a learner whose page did not change
-// since the last view, gets the same bytes, so the page is compressed
-// once, not per request.
-type gzipPages struct {
+// keptKey names a kept page: the lesson and the page's entity tag hash
+// (tagged) or, for a page drawn without a tag, its content's.
+type keptKey struct {
+	lesson *lessons.Lesson
+	key    uint64
+	tagged bool
+}
+
+// keptPages keeps lesson pages: every new visitor gets the same one, and a
+// returning learner the same until they or others write something it
+// shows (the entity tag moves, etag.go).
+type keptPages struct {
 	mu    sync.Mutex
-	pages map[uint64]*gzipPage
+	pages map[keptKey]*keptPage
 }
 
-// maxGzipPages bounds the compressed pages kept (each is the page and its
-// compressed form, about 70 KB); past it the cache starts again empty.
-const maxGzipPages = 256
+// maxKeptPages bounds the pages kept (each is the page and, once asked
+// for, its gzip form: about 70 KB); past it the cache starts again empty.
+const maxKeptPages = 256
 
-// secretPieces splits page at its secret spans.
-func secretPieces(page []byte, spans []pageSpan) (pieces, secrets [][]byte) {
+// get returns the page kept under k, or nil.
+func (c *keptPages) get(k keptKey) *keptPage {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.pages[k]
+}
+
+// keep keeps the page drawn as page with its hole spans under k and
+// returns it; the bytes are copied.
+func (c *keptPages) keep(k keptKey, page []byte, spans []pageSpan) *keptPage {
+	kp := &keptPage{}
 	at := 0
 	for _, sp := range spans {
 		if sp.secret {
-			pieces = append(pieces, page[at:sp.start])
-			secrets = append(secrets, page[sp.start:sp.end])
+			kp.pieces = append(kp.pieces, bytes.Clone(page[at:sp.start]))
 			at = sp.end
 		}
 	}
-	return append(pieces, page[at:]), secrets
+	kp.pieces = append(kp.pieces, bytes.Clone(page[at:]))
+	for _, p := range kp.pieces {
+		kp.size += len(p)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pages == nil || len(c.pages) >= maxKeptPages {
+		c.pages = map[keptKey]*keptPage{}
+	}
+	c.pages[k] = kp
+	return kp
 }
 
-// piecesHash hashes a page's pieces between its secrets, and where they
-// end: equal hashes mean the same page but for the secrets. It is the
-// same on every server, so replicas give the same entity tag.
-func piecesHash(pieces [][]byte) uint64 {
+// same reports whether page, split at its secret spans, is what kp keeps.
+func (kp *keptPage) same(page []byte, spans []pageSpan) bool {
+	at, i := 0, 0
+	for _, sp := range spans {
+		if !sp.secret {
+			continue
+		}
+		if i >= len(kp.pieces) || !bytes.Equal(kp.pieces[i], page[at:sp.start]) {
+			return false
+		}
+		at, i = sp.end, i+1
+	}
+	return i == len(kp.pieces)-1 && bytes.Equal(kp.pieces[i], page[at:])
+}
+
+// drop forgets every kept page (a reloaded course).
+func (c *keptPages) drop() {
+	c.mu.Lock()
+	c.pages = nil
+	c.mu.Unlock()
+}
+
+// contentKey hashes a drawn page's pieces between its secret spans, and
+// where they end: equal keys mean the same page but for the secrets.
+func contentKey(page []byte, spans []pageSpan) uint64 {
 	h := xxhash.New()
-	for _, p := range pieces {
+	at := 0
+	piece := func(p []byte) {
 		var n [8]byte
 		binary.LittleEndian.PutUint64(n[:], uint64(len(p)))
 		_, _ = h.Write(n[:])
 		_, _ = h.Write(p)
 	}
+	for _, sp := range spans {
+		if sp.secret {
+			piece(page[at:sp.start])
+			at = sp.end
+		}
+	}
+	piece(page[at:])
 	return h.Sum64()
 }
 
-// writeGzipPage writes page as a gzip member to out: its pieces (between
-// the secrets, hashing to key) are compressed once per distinct content
-// and kept (gzipPages); the secrets are stored blocks, so the answer's
-// length never depends on them.
-func (s *Server) writeGzipPage(out *bytes.Buffer, page []byte, pieces, secrets [][]byte, key uint64) error {
-	s.gzipped.mu.Lock()
-	gp := s.gzipped.pages[key]
-	s.gzipped.mu.Unlock()
-	if gp == nil || !samePieces(gp.plain, pieces) {
-		gp = &gzipPage{}
+// deflate compresses the pieces once, as small as DEFLATE makes them.
+func (kp *keptPage) deflate(pools *compressors) ([][]byte, error) {
+	kp.once.Do(func() {
 		var all bytes.Buffer
-		fw := s.zip.getFlate(&all)
-		for _, p := range pieces {
-			start := all.Len()
+		fw := pools.getFlate(&all)
+		defer pools.flate.Put(fw)
+		ends := make([]int, 0, len(kp.pieces))
+		for _, p := range kp.pieces {
+			// Each piece starts afresh: no match reaches back across a
+			// secret, whose bytes the compressor never sees.
 			fw.Reset(&all)
 			if _, err := fw.Write(p); err != nil {
-				return fmt.Errorf("web: gzip page: %w", err)
+				kp.deflateErr = fmt.Errorf("web: gzip page: %w", err)
+				return
 			}
 			if err := fw.Flush(); err != nil {
-				return fmt.Errorf("web: gzip page: %w", err)
+				kp.deflateErr = fmt.Errorf("web: gzip page: %w", err)
+				return
 			}
-			gp.plain = append(gp.plain, bytes.Clone(p))
-			gp.deflated = append(gp.deflated, all.Bytes()[start:all.Len():all.Len()])
+			ends = append(ends, all.Len())
 		}
-		s.zip.flate.Put(fw)
-		s.gzipped.mu.Lock()
-		if s.gzipped.pages == nil || len(s.gzipped.pages) >= maxGzipPages {
-			s.gzipped.pages = map[uint64]*gzipPage{}
+		b, at := all.Bytes(), 0
+		for _, end := range ends {
+			kp.deflated = append(kp.deflated, b[at:end:end])
+			at = end
 		}
-		s.gzipped.pages[key] = gp
-		s.gzipped.mu.Unlock()
-	}
-	out.WriteString(gzipHeader)
-	for i, d := range gp.deflated {
-		out.Write(d)
-		if i < len(secrets) {
-			storedBlocks(out, secrets[i])
-		}
-	}
-	out.WriteString(finalEmptyBlock)
-	var trailer [8]byte
-	binary.LittleEndian.PutUint32(trailer[:4], crc32.ChecksumIEEE(page))
-	binary.LittleEndian.PutUint32(trailer[4:], uint32(len(page)))
-	out.Write(trailer[:])
-	return nil
+	})
+	return kp.deflated, kp.deflateErr
 }
 
-// samePieces reports whether two pages' pieces are equal.
-func samePieces(a, b [][]byte) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !bytes.Equal(a[i], b[i]) {
-			return false
+// write sends the kept page with nonce in its secret holes, as gzip when
+// gzip is set (the pieces compressed once, the nonce in stored blocks, so
+// the answer's length never depends on it), else as it is.
+func (kp *keptPage) write(w http.ResponseWriter, pools *compressors, nonce string, gzip bool) error {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	var parts [][]byte
+	var total int
+	if !gzip {
+		parts = make([][]byte, 0, 2*len(kp.pieces))
+		for i, p := range kp.pieces {
+			if i > 0 {
+				parts = append(parts, []byte(nonce))
+			}
+			parts = append(parts, p)
 		}
+		total = kp.size + len(nonce)*(len(kp.pieces)-1)
+	} else {
+		deflated, err := kp.deflate(pools)
+		if err != nil {
+			return err
+		}
+		var stored bytes.Buffer
+		storedBlocks(&stored, []byte(nonce))
+		crc := uint32(0)
+		parts = make([][]byte, 0, 2*len(deflated)+2)
+		parts = append(parts, []byte(gzipHeader))
+		for i, d := range deflated {
+			if i > 0 {
+				parts = append(parts, stored.Bytes())
+				crc = crc32.Update(crc, crc32.IEEETable, []byte(nonce))
+			}
+			parts = append(parts, d)
+			crc = crc32.Update(crc, crc32.IEEETable, kp.pieces[i])
+		}
+		var trailer [len(finalEmptyBlock) + 8]byte
+		copy(trailer[:], finalEmptyBlock)
+		binary.LittleEndian.PutUint32(trailer[len(finalEmptyBlock):], crc)
+		binary.LittleEndian.PutUint32(trailer[len(finalEmptyBlock)+4:], uint32(kp.size+len(nonce)*(len(kp.pieces)-1)))
+		parts = append(parts, trailer[:])
+		for _, p := range parts {
+			total += len(p)
+		}
+		h.Set("Content-Encoding", codingGzip)
+		h.Add("Vary", "Accept-Encoding")
 	}
-	return true
+	h.Set("Content-Length", strconv.Itoa(total))
+	w.WriteHeader(http.StatusOK)
+	// One write of the whole answer: a write per part costs a system call
+	// each once they pass the connection's buffer.
+	buf := pageBuffers.Get().(*bytes.Buffer)
+	defer putPageBuffer(buf)
+	buf.Grow(total)
+	for _, p := range parts {
+		buf.Write(p)
+	}
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("%w: %v", errClientGone, err)
+	}
+	return nil
 }

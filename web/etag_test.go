@@ -1,9 +1,11 @@
 package web
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -142,6 +144,45 @@ func TestTagChangesAcrossServers(t *testing.T) {
 	after := condGet(t, c.http, tsB.URL+page, before.etag, "gzip")
 	if after.status != http.StatusOK || after.etag == before.etag {
 		t.Fatalf("after earning XP on A, B answers %d with ETag %q (was %q); want 200 and a new tag", after.status, after.etag, before.etag)
+	}
+}
+
+// TestTagFollowsTheLearnerAcrossServers checks two servers on one
+// database that count learners' writes in it, as replicas do: B draws the
+// page and caches the learner's summary; the learner earns XP on A; B's
+// next conditional request is a new page with the XP, not a 304, and an
+// unchanged page then answers 304 on both.
+func TestTagFollowsTheLearnerAcrossServers(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "learn.db")
+	shared := func(ts *testSetup) { ts.DBPath, ts.SharedVersions = db, true }
+	a, b := newTestServer(t, shared), newTestServer(t, shared)
+	tsA, tsB := httptest.NewServer(a), httptest.NewServer(b)
+	defer tsA.Close()
+	defer tsB.Close()
+	c := newClient(t, tsA.URL)
+	lesson, wd := firstWidget(t, a, quiz.KindClassify)
+	page := "/lessons/" + lesson.Slug
+	condGet(t, c.http, tsA.URL+page, "", "gzip")
+	jar := c.http.Jar
+	u, _ := url.Parse(tsA.URL)
+	ub, _ := url.Parse(tsB.URL)
+	jar.SetCookies(ub, jar.Cookies(u))
+	before := condGet(t, c.http, tsB.URL+page, "", "gzip")
+	if before.status != http.StatusOK || before.etag == "" {
+		t.Fatalf("first view on B = %d, ETag %q", before.status, before.etag)
+	}
+	if again := condGet(t, c.http, tsB.URL+page, before.etag, "gzip"); again.status != http.StatusNotModified {
+		t.Fatalf("unchanged page on B = %d, want 304", again.status)
+	}
+	c.post(widgetAction(lesson.Slug, wd.ID), rightAnswers(wd), "")
+	after := condGet(t, c.http, tsB.URL+page, before.etag, "gzip")
+	if after.status != http.StatusOK || after.etag == before.etag || !strings.Contains(after.body, fmt.Sprintf(`data-testid="xp-total">%d`, quiz.WidgetXP)) {
+		t.Fatalf("after earning XP on A, B answers %d with ETag %q (was %q); want 200, a new tag and %d XP", after.status, after.etag, before.etag, quiz.WidgetXP)
+	}
+	for _, base := range []string{tsA.URL, tsB.URL} {
+		if got := condGet(t, c.http, base+page, after.etag, "gzip"); got.status != http.StatusNotModified {
+			t.Errorf("%s answers the unchanged page with %d, want 304", base, got.status)
+		}
 	}
 }
 

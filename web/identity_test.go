@@ -84,3 +84,37 @@ func TestLearnerCookies(t *testing.T) {
 		}
 	})
 }
+
+// TestVerifiedCookiesKeepTheirChecks checks the cache of verified cookie
+// values: a value verified once still has its age and clock checked on
+// every use, against the time given, and a changed value is verified
+// afresh (and refused).
+func TestVerifiedCookiesKeepTheirChecks(t *testing.T) {
+	key := bytes.Repeat([]byte{3}, 64)
+	id := newIdentity(key)
+	value, err := id.encode("0123456789abcdef0123456789abcdef", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	for _, tc := range []struct {
+		name  string
+		value string
+		at    time.Time
+		want  bool
+	}{
+		{"first use", value, now, true},
+		{"kept, used again", value, now.Add(time.Hour), true},
+		{"kept, older than a cookie lives", value, now.Add(cookieLifetime + time.Hour), false},
+		{"kept, signed in the future", value, now.Add(-time.Hour), false},
+		{"kept, still good after those", value, now, true},
+		{"changed by one byte", value[:len(value)-2] + "AA", now, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			learner, _, ok := id.decode(tc.value, tc.at)
+			if ok != tc.want || (ok && learner != "0123456789abcdef0123456789abcdef") {
+				t.Errorf("decode at %v = %q, %v; want ok %v", tc.at.Sub(now), learner, ok, tc.want)
+			}
+		})
+	}
+}

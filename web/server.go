@@ -108,8 +108,10 @@ type Server struct {
 	pages pageCache
 	// zip pools the compressors of drawn answers (compress.go).
 	zip compressors
-	// gzipped keeps compressed lesson pages (compress.go).
-	gzipped gzipPages
+	// kept keeps drawn lesson pages and their gzip forms (compress.go).
+	kept keptPages
+	// qas keeps drawn Q&A sections by viewer (etag.go).
+	qas     qaSections
 	dev     *devHub // nil unless Config.Dev
 	guide   *guide
 	maxForm int64
@@ -173,8 +175,12 @@ func (s *Server) SetCourse(c *lessons.Course) error {
 		return err
 	}
 	s.pages.mu.Lock()
-	s.pages.skeletons, s.pages.quizzes = nil, nil
+	s.pages.skeletons, s.pages.quizzes, s.pages.maps = nil, nil, nil
 	s.pages.mu.Unlock()
+	s.qas.mu.Lock()
+	s.qas.m = nil
+	s.qas.mu.Unlock()
+	s.kept.drop()
 	return nil
 }
 

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/a-h/templ"
+	"github.com/cespare/xxhash/v2"
 
 	"learn/lessons"
 	"learn/progress"
@@ -53,16 +55,22 @@ func hole(name string) string { return holeOpen + name + holeClose }
 type skeleton struct {
 	static [][]byte
 	holes  []string
+	// hash is the drawn page's (xxhash): the course, templates and asset
+	// addresses it was drawn from, part of every entity tag (etag.go).
+	hash uint64
+	// hasNonce is set when the page has a style nonce hole.
+	hasNonce bool
 }
 
 // splitSkeleton splits a drawn page at its hole markers.
 func splitSkeleton(page []byte) (*skeleton, error) {
-	sk := &skeleton{}
+	sk := &skeleton{hash: xxhash.Sum64(page)}
 	rest := page
 	for {
 		i := bytes.Index(rest, []byte(holeOpen))
 		if i < 0 {
 			sk.static = append(sk.static, rest)
+			sk.hasNonce = slices.Contains(sk.holes, holeNonce)
 			return sk, nil
 		}
 		j := bytes.Index(rest[i:], []byte(holeClose))
@@ -230,8 +238,9 @@ func (s *Server) writeTOC(r *http.Request, buf *bytes.Buffer, lesson *lessons.Le
 	return nil
 }
 
-// writePart writes one interactive part as the learner finds it.
-func (s *Server) writePart(r *http.Request, buf *bytes.Buffer, lesson *lessons.Lesson, w *lessons.Widget, sum progress.Summary, attempt int) error {
+// writePart writes one interactive part as the learner finds it; wait is
+// the wait before the lesson quiz's next attempt (lessonQuizWait).
+func (s *Server) writePart(r *http.Request, buf *bytes.Buffer, lesson *lessons.Lesson, w *lessons.Widget, sum progress.Summary, attempt int, wait *QuizWait) error {
 	if ex := w.Exercise; ex != nil {
 		if _, ran := sum.Exercises[ex.ID]; ran || learnerCode(sum, ex) != ex.Starter {
 			return exercisePanel(s.learnerExerciseView(lesson, ex, sum)).Render(r.Context(), buf)
@@ -254,8 +263,8 @@ func (s *Server) writePart(r *http.Request, buf *bytes.Buffer, lesson *lessons.L
 	}
 	if touched(sum, lesson, w) {
 		wv := learnerWidgetView(lesson, w, sum, draw, attempt)
-		if err := s.withQuizWait(r, lesson, w, sum, wv); err != nil {
-			return err
+		if w.Kind == quiz.KindQuiz {
+			wv.Wait = wait
 		}
 		return widget(wv).Render(r.Context(), buf)
 	}
@@ -268,42 +277,120 @@ func (s *Server) writePart(r *http.Request, buf *bytes.Buffer, lesson *lessons.L
 }
 
 // serveLesson writes a lesson page from its skeleton. shown, when set, is
-// a result kept by a plain form post, drawn in place of its part.
+// a result kept by a plain form post, drawn in place of its part. The
+// entity tag comes from the page's inputs (etag.go), so a request whose
+// If-None-Match still names it is answered 304 before anything is drawn,
+// and a page drawn for a tag is kept (keptPages): the next request with
+// the same tag, from any new visitor or the same learner, writes the kept
+// bytes with a fresh nonce.
 func (s *Server) serveLesson(w http.ResponseWriter, r *http.Request, lesson *lessons.Lesson, shown *progress.ResultToShow) error {
 	sk, err := s.lessonSkeleton(r, lesson)
 	if err != nil {
 		return err
 	}
 	a, sum := progress.ActorFrom(r.Context()), summaryFrom(r.Context())
-	attempt := quizAttempt(a, sum, lesson)
+	qa, err := s.lessonQA(r, lesson)
+	if err != nil {
+		return err
+	}
+	wait, err := s.lessonQuizWait(r, lesson, sum)
+	if err != nil {
+		return err
+	}
+	// A lesson page goes as gzip from its kept compressed pieces when the
+	// browser takes gzip (every browser that takes brotli does); else the
+	// middleware compresses it as it goes (brotli), or not at all.
+	gzip := r.Method != http.MethodHead && acceptsGzip(r)
+	coding := codingIdentity
+	switch {
+	case gzip:
+		coding = codingGzip
+	case r.Method != http.MethodHead:
+		coding = chooseCoding(r)
+	}
+	h := w.Header()
+	var tag string
+	var tagKey uint64
+	if shown == nil {
+		// Kept without a check only by this browser (a shown result is
+		// no-store, set by lessonShow).
+		h.Set("Cache-Control", "private, no-cache")
+		if wait == nil {
+			// A quiz's wait counts minutes: that page is always drawn.
+			tagKey = pageTag(sk, a, sum, qa, r.URL.Query().Get("about"))
+			tag = fmt.Sprintf(`"%016x"`, tagKey)
+		}
+	}
+	if tag != "" {
+		if etagMatches(r.Header.Get("If-None-Match"), codedETag(tag, coding)) {
+			// No CSP here: a 304's headers replace the cached ones, and
+			// the cached page carries its own style nonce.
+			h.Del("Content-Security-Policy")
+			h.Set("ETag", codedETag(tag, coding))
+			h.Add("Vary", "Accept-Encoding")
+			w.WriteHeader(http.StatusNotModified)
+			return nil
+		}
+		// The middleware adds its coding, if any, to the tag.
+		h.Set("ETag", tag)
+		if gzip {
+			h.Set("ETag", codedETag(tag, coding))
+		}
+	}
+	nonce := ""
+	if sk.hasNonce {
+		if nonce, err = newNonce(); err != nil {
+			return err
+		}
+		h.Set("Content-Security-Policy", policyWithStyleNonce(nonce))
+	}
+	key := keptKey{lesson: lesson, key: tagKey, tagged: true}
+	kp := (*keptPage)(nil)
+	if tag != "" {
+		kp = s.kept.get(key)
+	}
+	if kp == nil {
+		buf := pageBuffers.Get().(*bytes.Buffer)
+		defer putPageBuffer(buf)
+		spans, err := s.drawLesson(r, buf, sk, lesson, sum, qa, wait, shown, nonce)
+		if err != nil {
+			return err
+		}
+		if tag == "" {
+			key = keptKey{lesson: lesson, key: contentKey(buf.Bytes(), spans)}
+			if !gzip {
+				return writePage(w, http.StatusOK, buf)
+			}
+			if kp = s.kept.get(key); kp == nil || !kp.same(buf.Bytes(), spans) {
+				kp = s.kept.keep(key, buf.Bytes(), spans)
+			}
+		} else {
+			kp = s.kept.keep(key, buf.Bytes(), spans)
+		}
+	}
+	return kp.write(w, &s.zip, nonce, gzip)
+}
+
+// drawLesson draws the lesson page from its skeleton into buf, nonce in
+// its nonce holes, and returns where each hole's bytes lie.
+func (s *Server) drawLesson(r *http.Request, buf *bytes.Buffer, sk *skeleton, lesson *lessons.Lesson, sum progress.Summary,
+	qa *drawnQA, wait *QuizWait, shown *progress.ResultToShow, nonce string) ([]pageSpan, error) {
+	attempt := quizAttempt(progress.ActorFrom(r.Context()), sum, lesson)
 	figures := s.badge(sum)
-	var nonce string
-	buf := pageBuffers.Get().(*bytes.Buffer)
-	defer putPageBuffer(buf)
-	spans, err := sk.write(buf, func(h string, buf *bytes.Buffer) error {
+	return sk.write(buf, func(h string, buf *bytes.Buffer) error {
 		switch {
 		case h == holeStats:
 			return learnerStats(figures).Render(r.Context(), buf)
 		case h == holeReviews:
 			return reviewCount(figures).Render(r.Context(), buf)
 		case h == holeNonce:
-			if nonce == "" {
-				var err error
-				if nonce, err = newNonce(); err != nil {
-					return err
-				}
-			}
 			buf.WriteString(nonce)
 		case h == holeFinished:
 			if f := s.finished(lesson, sum); f != nil {
 				return finishedBox(f).Render(r.Context(), buf)
 			}
 		case h == holeQA:
-			v, err := s.qaView(r, lesson, qaDraft{})
-			if err != nil {
-				return err
-			}
-			return qaSection(v).Render(r.Context(), buf)
+			buf.Write(qa.html)
 		case strings.HasPrefix(h, holeTOC):
 			return s.writeTOC(r, buf, lesson, sum, strings.TrimPrefix(h, holeTOC))
 		case strings.HasPrefix(h, holePart):
@@ -316,60 +403,10 @@ func (s *Server) serveLesson(w http.ResponseWriter, r *http.Request, lesson *les
 			if !ok {
 				return fmt.Errorf("web: skeleton of %s names a missing part %q", lesson.Slug, h)
 			}
-			return s.writePart(r, buf, lesson, wd, sum, attempt)
+			return s.writePart(r, buf, lesson, wd, sum, attempt, wait)
 		default:
 			return fmt.Errorf("web: skeleton of %s has an unknown hole %q", lesson.Slug, h)
 		}
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	// The entity tag is the page's content but for its secrets: it changes
-	// with every write the page shows (the learner's, others' Q&A posts, a
-	// class's assignments, a reloaded course, a new commit), on any server.
-	pieces, secrets := secretPieces(buf.Bytes(), spans)
-	key := piecesHash(pieces)
-	coding := codingIdentity
-	switch {
-	case r.Method == http.MethodHead:
-	case acceptsGzip(r):
-		coding = codingGzip
-	case buf.Len() >= minCompressBytes:
-		coding = chooseCoding(r) // brotli by the middleware, or none
-	}
-	tag := fmt.Sprintf(`"%016x"`, key)
-	h := w.Header()
-	if shown == nil {
-		// Kept without a check only by this browser (a shown result is
-		// no-store, set by lessonShow).
-		h.Set("Cache-Control", "private, no-cache")
-	}
-	if shown == nil && etagMatches(r.Header.Get("If-None-Match"), codedETag(tag, coding)) {
-		// No CSP here: a 304's headers replace the cached ones, and the
-		// cached page carries its own style nonce.
-		h.Del("Content-Security-Policy")
-		h.Set("ETag", codedETag(tag, coding))
-		h.Add("Vary", "Accept-Encoding")
-		w.WriteHeader(http.StatusNotModified)
-		return nil
-	}
-	if shown == nil {
-		h.Set("ETag", tag)
-	}
-	if nonce != "" {
-		h.Set("Content-Security-Policy", policyWithStyleNonce(nonce))
-	}
-	if coding != codingGzip {
-		return writePage(w, http.StatusOK, buf)
-	}
-	if shown == nil {
-		h.Set("ETag", codedETag(tag, coding))
-	}
-	gz := pageBuffers.Get().(*bytes.Buffer)
-	defer putPageBuffer(gz)
-	if err := s.writeGzipPage(gz, buf.Bytes(), pieces, secrets, key); err != nil {
-		return err
-	}
-	return writeCodedPage(w, http.StatusOK, gz, codingGzip)
 }

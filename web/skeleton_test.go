@@ -11,7 +11,8 @@ import (
 
 // TestSkeletonMatchesFullPage checks that a lesson page filled into its
 // skeleton is byte for byte the page drawn whole, for a returning learner
-// with XP, a streak, due reviews and saved code.
+// with XP, a streak, due reviews and saved code; and so is the page served
+// again from the kept bytes, plain and gzip (decoded).
 func TestSkeletonMatchesFullPage(t *testing.T) {
 	s := newTestServer(t)
 	ts := httptest.NewServer(s)
@@ -32,14 +33,22 @@ func TestSkeletonMatchesFullPage(t *testing.T) {
 			s.handle(func(w http.ResponseWriter, r *http.Request) error {
 				return s.renderLesson(w, r, l, lessonOverrides{})
 			}).ServeHTTP(rec, req)
-			whole := rec.Body.String()
-			served, whole = nonce.ReplaceAllString(served, "NONCE"), nonce.ReplaceAllString(whole, "NONCE")
-			if served != whole {
+			whole := nonce.ReplaceAllString(rec.Body.String(), "NONCE")
+			_, kept := c.get("/lessons/" + l.Slug)
+			gz := condGet(t, c.http, ts.URL+"/lessons/"+l.Slug, "", "gzip")
+			if gz.header.Get("Content-Encoding") != "gzip" {
+				t.Fatalf("the gzip page came as %q", gz.header.Get("Content-Encoding"))
+			}
+			for _, p := range []struct{ name, page string }{{"skeleton", served}, {"kept", kept}, {"kept gzip", gz.body}} {
+				got := nonce.ReplaceAllString(p.page, "NONCE")
+				if got == whole {
+					continue
+				}
 				i := 0
-				for i < len(served) && i < len(whole) && served[i] == whole[i] {
+				for i < len(got) && i < len(whole) && got[i] == whole[i] {
 					i++
 				}
-				t.Fatalf("the skeleton page differs from the whole page at byte %d:\nskeleton: %.200q\nwhole:    %.200q", i, served[i:], whole[i:])
+				t.Fatalf("the %s page differs from the whole page at byte %d:\n%s: %.200q\nwhole:    %.200q", p.name, i, p.name, got[i:], whole[i:])
 			}
 		})
 	}

@@ -98,6 +98,7 @@ func Run(t *testing.T, open Open) {
 			{"Notices", testNotices},
 			{"PublicNames", testPublicNames},
 			{"DeleteLearnerTakesPosts", testDeleteLearnerTakesPosts},
+			{"PageGeneration", testPageGeneration}, // generation.go
 		}},
 		{"RateLimits", []test{{"Suite", testRateLimits}}}, // progress.RateLimiter (ratelimits.go)
 		{"Secrets", []test{ // progress.SecretStore (secrets.go)
