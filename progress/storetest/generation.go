@@ -29,6 +29,7 @@ func testPageGeneration(t *testing.T, s Backend) {
 	if n := gen(); n != 0 {
 		t.Errorf("a new teacher moved the page generation to %d", n)
 	}
+	co := teacher(t, s, "co-gen@school.example")
 	var c progress.Class
 	var q, a progress.Post
 	for _, step := range []struct {
@@ -72,6 +73,8 @@ func testPageGeneration(t *testing.T, s Backend) {
 		{"a post hidden", true, func() error { return s.SetHidden(ctx, a.ID, t0.Add(time.Hour), "rude", t0.Add(time.Hour)) }},
 		{"a post deleted", true, func() error { return s.DeletePost(ctx, q.ID, t0.Add(time.Hour)) }},
 		{"a public name", true, func() error { return s.SetPublicName(ctx, "g2", "Gwen", "gwen", t0) }},
+		{"a co-teacher is added", true, func() error { return s.AddCoTeacher(ctx, c.ID, co.ID, t0) }},
+		{"the co-teacher is removed", true, func() error { return s.RemoveCoTeacher(ctx, c.ID, co.ID) }},
 		{"the learner is removed", true, func() error { return s.RemoveMember(ctx, c.ID, "g1") }},
 		{"the class is deleted", true, func() error { return s.DeleteClass(ctx, c.ID) }},
 		{"a learner with a public name deletes their data", true, func() error { return s.DeleteLearner(ctx, "g2") }},
