@@ -83,6 +83,7 @@ func (r *renderer) render(l *Lesson, body []byte, bodyLine int) []Problem {
 					faq = []FAQ{}
 				}
 				l.FAQ = faq
+				l.FAQSource = fenceSource(fence, body)
 				continue
 			}
 			if len(info) > 0 && widgetKinds[info[0]] {
@@ -99,6 +100,12 @@ func (r *renderer) render(l *Lesson, body []byte, bodyLine int) []Problem {
 					l.Parts = append(l.Parts, widgetPart(w))
 				}
 				continue
+			}
+			if len(info) > 0 {
+				if kind, ok := misspeltBlock(info[0]); ok {
+					ps = append(ps, Problem{File: l.File, Line: line, Message: fmt.Sprintf(
+						"unknown block %q: did you mean %q? As written it shows as plain code and learners get no %s", info[0], kind, kind)})
+				}
 			}
 			ex, eps := codeExample(l.File, info, fence, body, line)
 			ps = append(ps, eps...)

@@ -97,9 +97,12 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	course, name, err := loadCourse(*lessonsDir)
+	course, name, problems, err := loadCourse(*lessonsDir)
 	if err != nil {
-		return fmt.Errorf("load %s:\n%w", name, err)
+		return err
+	}
+	if len(problems.Errors()) > 0 {
+		return fmt.Errorf("load %s:\n%w", name, problems)
 	}
 	book, err := grading.Compile(course)
 	if err != nil {
