@@ -30,8 +30,8 @@ type GuideView struct {
 	// entries as a learner sees them.
 	FAQFile, FAQSource string
 	FAQ                []FAQView
-	XP                     GuideXP
-	MinQuizQuestions       int
+	XP                 GuideXP
+	MinQuizQuestions   int
 }
 
 // GuideExample is one example block: what it shows, its source and how it
