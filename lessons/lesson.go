@@ -169,6 +169,8 @@ type Course struct {
 	// Warnings are the problems the course loaded with.
 	Warnings Problems
 	bySlug   map[string]int
+	// assets are the images and downloads the lessons use, by URL path.
+	assets map[string]*Asset
 }
 
 // EarnableXP is the XP a learner can earn in the lesson: quiz.WidgetXP for

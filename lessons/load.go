@@ -56,7 +56,7 @@ func LoadSound(fsys fs.FS) (*Course, Problems, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("lessons: list course: %w", err)
 	}
-	r := newRenderer()
+	r := newRenderer(fsys)
 	info, ips := loadInfo(r, fsys)
 	problems := Problems(ips)
 	if len(names) == 0 {
@@ -99,7 +99,10 @@ func LoadSound(fsys fs.FS) (*Course, Problems, error) {
 		}
 	}
 	sort.SliceStable(sound, func(i, j int) bool { return sound[i].Order < sound[j].Order })
-	c := &Course{Info: info, Lessons: sound, Warnings: warnings, bySlug: make(map[string]int, len(sound))}
+	c := &Course{Info: info, Lessons: sound, Warnings: warnings, bySlug: make(map[string]int, len(sound)), assets: map[string]*Asset{}}
+	for _, a := range r.assets {
+		c.assets[a.URL] = a
+	}
 	for i, l := range sound {
 		c.bySlug[l.Slug] = i
 	}

@@ -27,6 +27,13 @@ func TestCheckBrokenCourses(t *testing.T) {
 		{"yaml-mistake", []string{
 			`01-sums.md:22: the classify block is not valid YAML: this line is not lined up with the list it belongs to: start every item of a list with "- " at the same indentation, and indent an item's other keys like its first one`,
 		}, problemJSON{Line: 22, Message: `the classify block is not valid YAML: this line is not lined up with the list it belongs to: start every item of a list with "- " at the same indentation, and indent an item's other keys like its first one`}},
+		{"missing-asset", []string{
+			"01-sums.md:12: the image images/sum.svg is not in the course folder: add the file, or correct its name (names are case-sensitive)",
+		}, problemJSON{Line: 12, Message: "the image images/sum.svg is not in the course folder: add the file, or correct its name (names are case-sensitive)"}},
+		{"outside-asset", []string{
+			"01-sums.md:12: the image ../sum.svg is outside the course folder: put the file in the folder, or a folder inside it, and give its path from there, such as images/diagram.svg or files/notes.pdf",
+			"01-sums.md:14: the download ../../sums.pdf is outside the course folder: ",
+		}, problemJSON{Line: 12, Message: "the image ../sum.svg is outside the course folder: put the file in the folder, or a folder inside it, and give its path from there, such as images/diagram.svg or files/notes.pdf"}},
 		{"failing-solution", []string{
 			`01-sums.md:12: exercise sum: the reference solution fails case "Small numbers" (wrong output): `,
 			"    - expected", "    + actual", "    - 3", "    + 2",

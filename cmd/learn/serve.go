@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -333,8 +334,9 @@ func serveMetrics(addr string, m *metrics.Metrics, log *slog.Logger) (stop func(
 // directory listing each time, which costs next to nothing.
 const coursePoll = 250 * time.Millisecond
 
-// watchCourse reloads the course when a file at the top of dir changes
-// (names, sizes and modification times are compared), and tells srv:
+// watchCourse reloads the course when a file of dir, or of a folder in it
+// such as an image, changes (names, sizes and modification times are
+// compared), and tells srv:
 // open pages reload, or show every problem while the folder has any. The
 // last good course is served meanwhile. course and problems are what was
 // loaded at start. After each load the exercises' reference solutions and
@@ -408,18 +410,36 @@ func devCheck(ctx context.Context, srv *web.Server, box grading.Runner, c *lesso
 	log.Warn("exercises of the course fail their checks; pages show them until they are fixed", "problems", lessons.Problems(failed).Error())
 }
 
-// courseStamp summarises the names, sizes and times of the files at the
-// top of dir.
+// maxStampFiles bounds the files courseStamp looks at, so a folder holding
+// far more than a course costs no more than a course.
+const maxStampFiles = 5000
+
+// courseStamp summarises the names, sizes and times of the files in dir
+// and the folders inside it (where images and downloads may be), but
+// hidden ones such as .git.
 func courseStamp(dir string) string {
-	entries, err := os.ReadDir(dir)
+	var stamp strings.Builder
+	n := 0
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p != dir && strings.HasPrefix(e.Name(), ".") {
+			if e.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if n++; n > maxStampFiles {
+			return filepath.SkipAll
+		}
+		if info, err := e.Info(); err == nil {
+			fmt.Fprintf(&stamp, "%s:%d:%d;", p, info.Size(), info.ModTime().UnixNano())
+		}
+		return nil
+	})
 	if err != nil {
 		return err.Error()
-	}
-	var stamp strings.Builder
-	for _, e := range entries {
-		if info, err := e.Info(); err == nil {
-			fmt.Fprintf(&stamp, "%s:%d:%d;", e.Name(), info.Size(), info.ModTime().UnixNano())
-		}
 	}
 	return stamp.String()
 }
