@@ -97,7 +97,7 @@ func Run(t *testing.T, open Open) {
 			{"PublicNames", testPublicNames},
 			{"DeleteLearnerTakesPosts", testDeleteLearnerTakesPosts},
 		}},
-		{"RateLimits", []test{{"Suite", testRateLimits}}}, // progress.RateLimiter (ratelimits.go)
+		{"RateLimits", []test{{"Suite", testRateLimits}}},   // progress.RateLimiter (ratelimits.go)
 		{"Stats", []test{{"CourseStats", testCourseStats}}}, // progress.StatsStore (stats.go)
 		{"Secrets", []test{ // progress.SecretStore (secrets.go)
 			{"Stable", testSecretStable},
