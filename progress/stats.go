@@ -126,10 +126,21 @@ type ExerciseStats struct {
 	Submits, Failed                 int
 }
 
-// CourseStats computes the authors' report from st over the course
-// served, flagging items past minAnswers answers (DefaultStatsMinAnswers
-// when 0 or less).
-func (s *Service) CourseStats(ctx context.Context, st StatsStore, minAnswers int) (CourseStats, error) {
+// CourseStats is ReadStats over the course served and the service's
+// store. Only an admin may read it.
+//
+// Errors: NotFound for anyone but an admin.
+func (s *Service) CourseStats(ctx context.Context, a Actor, minAnswers int) (CourseStats, error) {
+	if !a.IsTeacher() || a.Role != RoleAdmin {
+		return CourseStats{}, notFound("There is no page at this address.")
+	}
+	return ReadStats(ctx, s.Course(), s.stats, minAnswers)
+}
+
+// ReadStats reads what every learner did from st and computes the
+// authors' report on course, flagging items past minAnswers answers
+// (DefaultStatsMinAnswers when 0 or less).
+func ReadStats(ctx context.Context, course *lessons.Course, st StatsStore, minAnswers int) (CourseStats, error) {
 	tries, err := st.CourseFirstTries(ctx)
 	if err != nil {
 		return CourseStats{}, err
@@ -142,7 +153,7 @@ func (s *Service) CourseStats(ctx context.Context, st StatsStore, minAnswers int
 	if err != nil {
 		return CourseStats{}, err
 	}
-	return ComputeStats(s.Course(), tries, ex, fails, efforts, minAnswers), nil
+	return ComputeStats(course, tries, ex, fails, efforts, minAnswers), nil
 }
 
 // itemTally gathers one item's answers.

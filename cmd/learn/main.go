@@ -46,6 +46,8 @@ Commands:
           copy a SQLite database into an empty PostgreSQL one and check the
           counts (migrate-db --from learn.db --to postgres://…)
   teacher add, list or remove the teachers who sign in to follow classes
+  stats   report how each quiz question, widget item and exercise went across
+          every learner: facility, discrimination, choices, flags (--json, --csv)
   version print the version of this program
 
 Run "learn <command> --help" for the flags of a command. Flags may come
@@ -88,6 +90,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runMigrateDB(ctx, args[1:], stdout, stderr)
 	case "teacher":
 		err = runTeacher(ctx, args[1:], os.Stdin, stdout, stderr)
+	case "stats":
+		err = runStats(ctx, args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
