@@ -51,6 +51,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /account/password", s.handle(s.passwordShow))
 	mux.Handle("POST /account/password", s.handle(s.passwordChange))
 	mux.Handle("GET /teachers", s.handle(s.teachersShow))
+	mux.Handle("GET /stats", s.handle(s.statsShow))
 	mux.Handle("GET /moderation", s.handle(s.moderationShow))
 	mux.Handle("GET /classes", s.handle(s.classesShow))
 	mux.Handle("POST /classes", s.handle(s.classCreate))
