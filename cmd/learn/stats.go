@@ -71,16 +71,16 @@ func writeStatsText(w io.Writer, r progress.CourseStats) {
 	for _, q := range r.Quizzes {
 		fmt.Fprintf(w, "\nQuiz %s/%s (%s), %d learners\n", q.Lesson, q.QuizID, q.LessonTitle, q.Learners)
 		for _, it := range q.Questions {
-			writeItemText(w, it, "  ")
+			writeItemText(w, it, "  ", true)
 			for _, v := range it.Versions {
-				writeItemText(w, v, "    version ")
+				writeItemText(w, v, "    version ", true)
 			}
 		}
 	}
 	if len(r.Widgets) > 0 {
 		fmt.Fprintln(w, "\nWidget items")
 		for _, it := range r.Widgets {
-			writeItemText(w, it, "  "+it.Lesson+"/"+it.Widget+" ")
+			writeItemText(w, it, "  "+it.Lesson+"/"+it.Widget+" ", false)
 		}
 	}
 	if len(r.Exercises) > 0 {
@@ -96,8 +96,14 @@ func writeStatsText(w io.Writer, r progress.CourseStats) {
 	}
 }
 
-func writeItemText(w io.Writer, it progress.ItemStats, prefix string) {
-	fmt.Fprintf(w, "%s%s %q: %d answered, facility %.2f, discrimination %s\n", prefix, it.ID, it.Prompt, it.Answered, it.Facility, discrimination(it.Discrimination))
+// writeItemText prints one item's figures, its choices and its flags; a
+// quiz item's discrimination too.
+func writeItemText(w io.Writer, it progress.ItemStats, prefix string, quizItem bool) {
+	fmt.Fprintf(w, "%s%s %q: %d answered, facility %.2f", prefix, it.ID, it.Prompt, it.Answered, it.Facility)
+	if quizItem {
+		fmt.Fprintf(w, ", discrimination %s", discrimination(it.Discrimination))
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%s    chosen: %s\n", strings.Repeat(" ", len(prefix)), choiceList(it.Choices))
 	for _, f := range it.Flags {
 		fmt.Fprintf(w, "%s    flag: %s\n", strings.Repeat(" ", len(prefix)), f)
@@ -114,7 +120,17 @@ func discrimination(d *float64) string {
 func choiceList(cs []progress.Choice) string {
 	parts := make([]string, len(cs))
 	for i, c := range cs {
-		parts[i] = fmt.Sprintf("%s %d", c.Text, c.Count)
+		parts[i] = fmt.Sprintf("%q: %d", c.Text, c.Count)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// csvChoices lists choices as "text: count" joined by " · ", unquoted: a
+// CSV cell is quoted as a whole.
+func csvChoices(cs []progress.Choice) string {
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = fmt.Sprintf("%s: %d", c.Text, c.Count)
 	}
 	return strings.Join(parts, " · ")
 }
@@ -135,7 +151,7 @@ func writeStatsCSV(w io.Writer, r progress.CourseStats) error {
 			id, version = version, it.ID
 		}
 		return []string{kind, it.Lesson, it.Widget, id, version, csvSafe(it.Prompt), strconv.Itoa(it.Answered), strconv.Itoa(it.Right),
-			strconv.FormatFloat(it.Facility, 'f', 4, 64), d, csvSafe(choiceList(it.Choices)), "", "", "", "", "", "", csvSafe(strings.Join(it.Flags, "; "))}
+			strconv.FormatFloat(it.Facility, 'f', 4, 64), d, csvSafe(csvChoices(it.Choices)), "", "", "", "", "", "", csvSafe(strings.Join(it.Flags, "; "))}
 	}
 	for _, q := range r.Quizzes {
 		for _, it := range q.Questions {

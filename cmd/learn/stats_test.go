@@ -133,11 +133,11 @@ func TestStatsOnSeededAnswers(t *testing.T) {
 		}
 	}
 	q := r.Quizzes[0].Questions
-	check(q[0], want{5, 4, 0.8, 0, "2 4 · 11 1 · 0 0", []string{`nobody chose "0": make it a mistake a learner would make, or drop it`}}, true)
-	check(q[1], want{5, 2, 0.4, 1.0 / 6, "6 3 · 5 2", nil}, true)
-	check(q[2], want{5, 3, 0.6, -0.6 / math.Sqrt(3.36), "0 3 · 00 2", []string{"negative discrimination (-0.33): learners who did well on the rest of the quiz got this wrong more often; check its key and wording"}}, true)
-	check(r.Widgets[0], want{5, 5, 1, 0, "Even 5 · Odd 0", []string{"too easy: 1.00 right on the first try (over 0.9)", `nobody chose "Odd": make it a mistake a learner would make, or drop it`}}, false)
-	check(r.Widgets[1], want{5, 2, 0.4, 0, "Even 2 · Odd 2", nil}, false)
+	check(q[0], want{5, 4, 0.8, 0, `"2": 4 · "11": 1 · "0": 0`, []string{`nobody chose "0": make it a mistake a learner would make, or drop it`}}, true)
+	check(q[1], want{5, 2, 0.4, 1.0 / 6, `"6": 3 · "5": 2`, nil}, true)
+	check(q[2], want{5, 3, 0.6, -0.6 / math.Sqrt(3.36), `"0": 3 · "00": 2`, []string{"negative discrimination (-0.33): learners who did well on the rest of the quiz got this wrong more often; check its key and wording"}}, true)
+	check(r.Widgets[0], want{5, 5, 1, 0, `"Even": 5 · "Odd": 0`, []string{"too easy: 1.00 right on the first try (over 0.9)", `nobody chose "Odd": make it a mistake a learner would make, or drop it`}}, false)
+	check(r.Widgets[1], want{5, 2, 0.4, 0, `"Even": 2 · "Odd": 2`, nil}, false)
 
 	// Exercise: L1, L2 and L3 submitted (3), L1 and L2 solved (2/3); L1 took
 	// 3 submissions, L2 1, so the median is 2; L3 and L4 took hints, 2 of
@@ -161,7 +161,7 @@ func TestStatsOnSeededAnswers(t *testing.T) {
 		want []string
 	}{
 		{nil, []string{"discrimination 0.17", "discrimination -0.33", `fails most: "Negative numbers" (wrong output, 4 times)`, "median 2 submissions to solve"}},
-		{[]string{"--csv"}, []string{"q2,,What is 2 + 3?,5,2,0.4000,0.1667,", ",-0.3273,", ",3,2,0.6667,2,0.5000,Negative numbers,"}},
+		{[]string{"--csv"}, []string{"q2,,What is 2 + 3?,5,2,0.4000,0.1667,6: 3 · 5: 2,", ",-0.3273,", ",3,2,0.6667,2,0.5000,Negative numbers,"}},
 	} {
 		out.Reset()
 		if code := run(context.Background(), append([]string{"stats", "--db", db, "--lessons", statsCourse, "--min-answers", "5"}, format.args...), &out, &errOut); code != 0 {
