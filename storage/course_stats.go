@@ -34,43 +34,13 @@ const (
 // CourseFirstTries counts every learner's first-try answer sets per widget;
 // a quiz's sets are kept per learner.
 func (s *DB) CourseFirstTries(ctx context.Context) (progress.FirstTries, error) {
-	var ft progress.FirstTries
-	err := s.each(ctx, "course first tries", func(rows scanner) error {
-		var a progress.AnswerSet
-		if err := rows.Scan(&a.LessonSlug, &a.WidgetID, &a.Kind, &a.LearnerID, &a.Answers, &a.Count); err != nil {
-			return err
-		}
-		ft.Answers = append(ft.Answers, a)
-		return nil
-	}, courseAnswersQuery)
-	return ft, err
+	return s.firstTries(ctx, "course first tries", courseAnswersQuery)
 }
 
 // CourseExerciseStats counts every learner's submissions and failing cases
 // per exercise.
 func (s *DB) CourseExerciseStats(ctx context.Context) ([]progress.ExerciseStat, []progress.CaseFailure, error) {
-	var stats []progress.ExerciseStat
-	err := s.each(ctx, "course exercise stats", func(rows scanner) error {
-		var st progress.ExerciseStat
-		if err := rows.Scan(&st.ExerciseID, &st.Learners, &st.Solvers, &st.Submits, &st.Failed); err != nil {
-			return err
-		}
-		stats = append(stats, st)
-		return nil
-	}, courseSubmitsQuery)
-	if err != nil {
-		return nil, nil, err
-	}
-	var fails []progress.CaseFailure
-	err = s.each(ctx, "course case failures", func(rows scanner) error {
-		var f progress.CaseFailure
-		if err := rows.Scan(&f.ExerciseID, &f.Case, &f.Verdict, &f.Count); err != nil {
-			return err
-		}
-		fails = append(fails, f)
-		return nil
-	}, courseFailuresQuery)
-	return stats, fails, err
+	return s.exerciseStats(ctx, "course", courseSubmitsQuery, courseFailuresQuery)
 }
 
 // ExerciseEfforts returns, per learner and exercise, the submissions made,

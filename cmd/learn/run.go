@@ -97,12 +97,9 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	course, name, problems, err := loadCourse(*lessonsDir)
+	course, name, err := loadSoundCourse(*lessonsDir)
 	if err != nil {
 		return err
-	}
-	if len(problems.Errors()) > 0 {
-		return fmt.Errorf("load %s:\n%w", name, problems)
 	}
 	book, err := grading.Compile(course)
 	if err != nil {

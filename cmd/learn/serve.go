@@ -107,6 +107,19 @@ func loadCourse(dir string) (*lessons.Course, string, lessons.Problems, error) {
 	return c, dir, ps, err
 }
 
+// loadSoundCourse is loadCourse for a command that needs the whole course:
+// a course with errors is an error listing every problem.
+func loadSoundCourse(dir string) (*lessons.Course, string, error) {
+	course, name, problems, err := loadCourse(dir)
+	if err != nil {
+		return nil, name, err
+	}
+	if len(problems.Errors()) > 0 {
+		return nil, name, fmt.Errorf("load %s:\n%w", name, problems)
+	}
+	return course, name, nil
+}
+
 // serve runs the server until ctx is cancelled, then shuts down in reverse
 // order of start. If listening is non-nil it receives the bound address
 // once the server accepts connections (tests use it with port 0).

@@ -37,12 +37,9 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintln(stderr, "learn stats: give --json or --csv, not both")
 		return errUsage
 	}
-	course, name, problems, err := loadCourse(*lessonsDir)
+	course, _, err := loadSoundCourse(*lessonsDir)
 	if err != nil {
 		return err
-	}
-	if len(problems.Errors()) > 0 {
-		return fmt.Errorf("load %s:\n%w", name, problems)
 	}
 	st, _, err := openDatabase(ctx, *db, slog.New(slog.DiscardHandler))
 	if err != nil {
