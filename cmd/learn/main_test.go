@@ -90,6 +90,7 @@ func TestCommands(t *testing.T) {
 			`{"file":"` + filepath.Join(bad, "course.yaml") + `","message":"the course has no course.yaml`, `"severity":"warning"}`,
 		}, []string{"problem(s)"}},
 		{"check missing folder", []string{"check", filepath.Join(bad, "nope")}, 1, nil, []string{"does not exist"}},
+		{"serve missing folder", []string{"serve", "--lessons", filepath.Join(bad, "nosuchdir")}, 1, nil, []string{"the course folder " + filepath.Join(bad, "nosuchdir") + " does not exist: give the folder that holds course.yaml"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
