@@ -158,8 +158,8 @@ func TestCheckJSONLines(t *testing.T) {
 		}
 		severities[p.Severity]++
 	}
-	if severities["error"] != 5 || severities["warning"] != 3 || len(severities) != 2 {
-		t.Errorf("severities = %v, want 5 errors (order, summary, objectives, minutes, takeaways) and 3 warnings (course.yaml, no practice, image alt)", severities)
+	if severities["error"] != 7 || severities["warning"] != 2 || len(severities) != 2 {
+		t.Errorf("severities = %v, want 7 errors (order, summary, objectives, minutes, takeaways, image alt, image missing) and 2 warnings (course.yaml, no practice)", severities)
 	}
 	if !strings.Contains(errOut.String(), "problem(s)") {
 		t.Errorf("the summary should go to stderr: %q", errOut.String())
