@@ -5,7 +5,7 @@ import (
 	"io/fs"
 )
 
-//go:embed course/*.md course/course.yaml
+//go:embed course/*.md course/course.yaml course/images/*.svg
 var builtinFiles embed.FS
 
 // BuiltIn returns the course that ships inside the binary.

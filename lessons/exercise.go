@@ -488,14 +488,15 @@ func (r *renderer) decodeExercise(file string, body []byte, line int) (*Widget, 
 	}
 	var node yaml.Node
 	if err := yaml.Unmarshal(body, &node); err != nil {
-		add(line+yamlErrorLine(err, 0), "not valid YAML: %s", yamlErrorText(err))
+		at, msg := yamlSyntax(body, err)
+		add(line+at, "not valid YAML: %s", msg)
 		return nil, ps
 	}
 	var e Exercise
 	dec := yaml.NewDecoder(bytes.NewReader(body))
 	dec.KnownFields(true)
 	if err := dec.Decode(&e); err != nil {
-		add(line+yamlErrorLine(err, 0), "%s (known fields: id, title, prompt, starter, solution, compare, schema, checks, xp, samples, hidden, mcp, wrong_solutions, other_solutions, hints, show_solution; a case has name, rule, stdin, expected or checks; checks has contains, contains_any, mentions_one_of, not_contains, max_length, matches, not_matches, ignore_case, normalize_space, whole_words; a wrong or other solution has note, and code or replace and with)", yamlErrorText(err))
+		add(line+yamlErrorLine(err, 0), "%s (known fields: id, title, prompt, starter, solution, compare, schema, checks, xp, samples, hidden, mcp, wrong_solutions, other_solutions, hints, show_solution; a case has name, rule, stdin, expected or checks; checks has contains, contains_any, mentions_one_of, not_contains, max_length, matches, not_matches, ignore_case, normalize_space, whole_words; a wrong or other solution has note, and code or replace and with)", yamlErrorText(err, line))
 		return nil, ps
 	}
 	at := func(key string) int { return line + keyLine(&node, key) }

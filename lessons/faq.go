@@ -78,7 +78,8 @@ func (r *renderer) decodeFAQ(file string, body []byte, line int) ([]FAQ, []Probl
 	example := "a faq block is a YAML list of entries, each with \"question:\" (one line of text) and \"answer:\" (markdown)"
 	var node yaml.Node
 	if err := yaml.Unmarshal(body, &node); err != nil {
-		return nil, []Problem{{File: file, Line: line + yamlErrorLine(err, 0), Message: fmt.Sprintf("the faq block is not valid YAML: %s; %s", yamlErrorText(err), example)}}
+		at, msg := yamlSyntax(body, err)
+		return nil, []Problem{{File: file, Line: line + at, Message: fmt.Sprintf("the faq block is not valid YAML: %s; %s", msg, example)}}
 	}
 	if node.Kind != yaml.DocumentNode || len(node.Content) == 0 || node.Content[0].Kind != yaml.SequenceNode {
 		return nil, []Problem{{File: file, Line: line + 1, Message: example}}
@@ -102,7 +103,7 @@ func (r *renderer) decodeFAQ(file string, body []byte, line int) ([]FAQ, []Probl
 			}
 		}
 		if err := item.Decode(&e); err != nil {
-			ps = append(ps, Problem{File: file, Line: at, Message: fmt.Sprintf("faq entry %d: %s; %s", i+1, yamlErrorText(err), example)})
+			ps = append(ps, Problem{File: file, Line: at, Message: fmt.Sprintf("faq entry %d: %s; %s", i+1, yamlErrorText(err, line), example)})
 			continue
 		}
 		e.Question = strings.TrimSpace(e.Question)

@@ -124,14 +124,15 @@ func loadInfo(r *renderer, fsys fs.FS) (Info, []Problem) {
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(src, &root); err != nil {
-		add(yamlErrorLine(err, 0), 0, "not valid YAML: %s", yamlErrorText(err))
+		at, msg := yamlSyntax(src, err)
+		add(at, 0, "not valid YAML: %s", msg)
 		return info, ps
 	}
 	var got Info
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	dec.KnownFields(true)
 	if err := dec.Decode(&got); err != nil && !errors.Is(err, io.EOF) {
-		msg := yamlTypeNoise.ReplaceAllString(yamlErrorText(err), "")
+		msg := yamlTypeNoise.ReplaceAllString(yamlErrorText(err, 0), "")
 		add(yamlErrorLine(err, 0), 0, "%s (known fields: %s)", msg, strings.Join(names, ", "))
 		return info, ps
 	}

@@ -93,6 +93,9 @@ type Lesson struct {
 	// FAQ is the author's questions and answers (the faq block), shown
 	// first in the lesson's questions section; nil when there is none.
 	FAQ []FAQ
+	// FAQSource is the faq block as written, fences included ("" without
+	// one), for the authoring guide.
+	FAQSource string
 	// Parts are the headings, widgets and exercises a learner's question
 	// can be tied to, in reading order.
 	Parts []Part
@@ -166,6 +169,8 @@ type Course struct {
 	// Warnings are the problems the course loaded with.
 	Warnings Problems
 	bySlug   map[string]int
+	// assets are the images and downloads the lessons use, by URL path.
+	assets map[string]*Asset
 }
 
 // EarnableXP is the XP a learner can earn in the lesson: quiz.WidgetXP for

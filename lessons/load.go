@@ -34,11 +34,29 @@ var slugPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 // every problem found, warnings included; otherwise the course carries its
 // warnings in Course.Warnings.
 func Load(fsys fs.FS) (*Course, error) {
+	c, problems, err := LoadSound(fsys)
+	if err != nil {
+		return nil, err
+	}
+	if len(problems.Errors()) > 0 {
+		return nil, problems
+	}
+	return c, nil
+}
+
+// LoadSound reads a course folder as Load does but goes on past errors:
+// it returns the course of the lessons with no error in their own file
+// (perhaps none), whose Warnings are theirs and the folder's, and every
+// problem found in the folder, errors and warnings. learn check uses it to
+// run the exercises of the sound lessons of a broken course, and learn
+// serve --dev to start on one. The error is for a folder that cannot be
+// listed.
+func LoadSound(fsys fs.FS) (*Course, Problems, error) {
 	names, err := fs.Glob(fsys, "*.md")
 	if err != nil {
-		return nil, fmt.Errorf("lessons: list course: %w", err)
+		return nil, nil, fmt.Errorf("lessons: list course: %w", err)
 	}
-	r := newRenderer()
+	r := newRenderer(fsys)
 	info, ips := loadInfo(r, fsys)
 	problems := Problems(ips)
 	if len(names) == 0 {
@@ -64,15 +82,31 @@ func Load(fsys fs.FS) (*Course, error) {
 		}
 	}
 	problems = append(problems, checkCourse(lessons)...)
-	if len(problems.Errors()) > 0 {
-		return nil, problems
+	broken := map[string]bool{}
+	for _, p := range problems.Errors() {
+		broken[p.File] = true
 	}
-	sort.SliceStable(lessons, func(i, j int) bool { return lessons[i].Order < lessons[j].Order })
-	c := &Course{Info: info, Lessons: lessons, Warnings: problems, bySlug: make(map[string]int, len(lessons))}
-	for i, l := range lessons {
+	sound := lessons[:0:0]
+	var warnings Problems
+	for _, l := range lessons {
+		if !broken[l.File] {
+			sound = append(sound, l)
+		}
+	}
+	for _, p := range problems {
+		if p.IsWarning() && !broken[p.File] {
+			warnings = append(warnings, p)
+		}
+	}
+	sort.SliceStable(sound, func(i, j int) bool { return sound[i].Order < sound[j].Order })
+	c := &Course{Info: info, Lessons: sound, Warnings: warnings, bySlug: make(map[string]int, len(sound)), assets: map[string]*Asset{}}
+	for _, a := range r.assets {
+		c.assets[a.URL] = a
+	}
+	for i, l := range sound {
 		c.bySlug[l.Slug] = i
 	}
-	return c, nil
+	return c, problems, nil
 }
 
 // checkCourse finds problems between lessons: shared slugs and orders.
@@ -169,13 +203,14 @@ func parseFrontMatter(name string, header []byte) (frontMatter, []Problem) {
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(header, &root); err != nil {
-		add(yamlErrorLine(err, 1), "bad front matter: %s", yamlErrorText(err))
+		at, msg := yamlSyntax(header, err)
+		add(1+at, "bad front matter: %s", msg)
 		return fm, ps
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(header))
 	dec.KnownFields(true)
 	if err := dec.Decode(&fm); err != nil {
-		add(yamlErrorLine(err, 1), "bad front matter: %s (known fields: title, slug, order, summary, objectives, minutes, xp, sources; a source has title and url)", yamlErrorText(err))
+		add(yamlErrorLine(err, 1), "bad front matter: %s (known fields: title, slug, order, summary, objectives, minutes, xp, sources; a source has title and url)", yamlErrorText(err, 1))
 		return fm, ps
 	}
 	line := func(key string) int { return keyLine(&root, key) + 1 }
@@ -243,11 +278,4 @@ func yamlErrorLine(err error, offset int) int {
 	var n int
 	fmt.Sscan(m[1], &n)
 	return n + offset
-}
-
-// yamlErrorText removes the library's "yaml: " prefixes.
-func yamlErrorText(err error) string {
-	s := strings.ReplaceAll(err.Error(), "yaml: ", "")
-	s = strings.ReplaceAll(s, "unmarshal errors:\n  ", "")
-	return strings.ReplaceAll(s, "\n  ", "; ")
 }

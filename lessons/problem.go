@@ -26,6 +26,9 @@ type Problem struct {
 	Line    int // 1-based; 0 when the problem is not tied to a line
 	Column  int // 1-based; 0 when not known
 	Message string
+	// Detail, when set, is text shown on lines of its own below the
+	// message, such as each case's expected and actual output as a diff.
+	Detail string
 	// Severity is SeverityError when empty.
 	Severity Severity
 }
@@ -43,7 +46,8 @@ func (p Problem) IsWarning() bool { return p.Level() == SeverityWarning }
 
 // String formats the problem as "file:line:column: message" (line and
 // column when known), the form editors and terminals link to. A warning's
-// message starts with "warning: ".
+// message starts with "warning: ". The detail follows on lines indented by
+// four spaces.
 func (p Problem) String() string {
 	where := p.File
 	if p.Line > 0 {
@@ -55,6 +59,9 @@ func (p Problem) String() string {
 	msg := p.Message
 	if p.IsWarning() {
 		msg = "warning: " + msg
+	}
+	if d := strings.TrimRight(p.Detail, "\n"); d != "" {
+		msg += "\n    " + strings.ReplaceAll(d, "\n", "\n    ")
 	}
 	return where + ": " + msg
 }

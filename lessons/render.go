@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"io/fs"
 	"strings"
 
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
@@ -21,9 +22,14 @@ const takeawaysHeading = "Key takeaways"
 // renderer turns lesson bodies into segments. It is built once per Load.
 type renderer struct {
 	md goldmark.Markdown
+	// fsys is the course's files, from which assets are read (nil: none).
+	fsys fs.FS
+	// assets are the assets read so far, by path in the folder.
+	assets map[string]*Asset
 }
 
-func newRenderer() *renderer {
+// newRenderer returns a renderer reading assets from fsys.
+func newRenderer(fsys fs.FS) *renderer {
 	md := goldmark.New(
 		goldmark.WithExtensions(
 			extension.GFM,
@@ -34,7 +40,7 @@ func newRenderer() *renderer {
 			parser.WithASTTransformers(util.Prioritized(headingAnchors{}, 500)),
 		),
 	)
-	return &renderer{md: md}
+	return &renderer{md: md, fsys: fsys, assets: map[string]*Asset{}}
 }
 
 // render parses body (which starts on line bodyLine of the file) into l's
@@ -83,6 +89,7 @@ func (r *renderer) render(l *Lesson, body []byte, bodyLine int) []Problem {
 					faq = []FAQ{}
 				}
 				l.FAQ = faq
+				l.FAQSource = fenceSource(fence, body)
 				continue
 			}
 			if len(info) > 0 && widgetKinds[info[0]] {
@@ -100,11 +107,17 @@ func (r *renderer) render(l *Lesson, body []byte, bodyLine int) []Problem {
 				}
 				continue
 			}
+			if len(info) > 0 {
+				if kind, ok := misspeltBlock(info[0]); ok {
+					ps = append(ps, Problem{File: l.File, Line: line, Message: fmt.Sprintf(
+						"unknown block %q: did you mean %q? As written it shows as plain code and learners get no %s", info[0], kind, kind)})
+				}
+			}
 			ex, eps := codeExample(l.File, info, fence, body, line)
 			ps = append(ps, eps...)
 			l.Examples = append(l.Examples, ex)
 		}
-		ps = append(ps, imageWarnings(l.File, n, body, lineOf)...)
+		ps = append(ps, r.linkAssets(l.File, n, body, lineOf)...)
 		out := &html
 		if inTakeaways {
 			out = &takeaways
@@ -201,23 +214,6 @@ func fenceSource(f *ast.FencedCodeBlock, src []byte) string {
 		}
 	}
 	return string(src[start:end])
-}
-
-// imageWarnings warns about each image in n without alt text, which screen
-// reader users would miss.
-func imageWarnings(file string, n ast.Node, src []byte, lineOf func(int) int) []Problem {
-	var ps []Problem
-	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		img, ok := c.(*ast.Image)
-		if !entering || !ok {
-			return ast.WalkContinue, nil
-		}
-		if len(bytes.TrimSpace(nodeText(img, src))) == 0 {
-			ps = append(ps, warning(file, lineOf(nodeStart(n, src)), "the image %s has no alt text: write what it shows between the brackets, such as ![A 404 page in a browser](%s)", img.Destination, img.Destination))
-		}
-		return ast.WalkSkipChildren, nil
-	})
-	return ps
 }
 
 // nodeStart returns a byte offset inside the node's first line, or 0.

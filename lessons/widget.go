@@ -25,7 +25,8 @@ func (r *renderer) decodeWidget(file, kind string, body []byte, line int) (*Widg
 	}
 	var node yaml.Node
 	if err := yaml.Unmarshal(body, &node); err != nil {
-		return nil, []Problem{{File: file, Line: line + yamlErrorLine(err, 0), Message: fmt.Sprintf("the %s block is not valid YAML: %s", kind, yamlErrorText(err))}}
+		at, msg := yamlSyntax(body, err)
+		return nil, []Problem{{File: file, Line: line + at, Message: fmt.Sprintf("the %s block is not valid YAML: %s", kind, msg)}}
 	}
 	w, qps := quiz.Decode(kind, &node)
 	var ps []Problem

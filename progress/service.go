@@ -62,6 +62,7 @@ type Service struct {
 	learning  LearningStore
 	classes   ClassroomStore
 	qa        QAStore
+	stats     StatsStore
 	ping      func(context.Context) error
 	grader    grading.Runner
 	now       func() time.Time
@@ -88,7 +89,7 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Course == nil || cfg.Store == nil {
 		return nil, errors.New("progress: new service: course and store are required")
 	}
-	s := &Service{learning: cfg.Store, classes: cfg.Store, qa: cfg.Store, ping: cfg.Store.Ping, grader: cfg.Grader, now: cfg.Now, limiter: cfg.Limiter, rules: newRules(cfg.Limits), dummyHash: sync.OnceValue(newDummyHash), text: newPostText()}
+	s := &Service{learning: cfg.Store, classes: cfg.Store, qa: cfg.Store, stats: cfg.Store, ping: cfg.Store.Ping, grader: cfg.Grader, now: cfg.Now, limiter: cfg.Limiter, rules: newRules(cfg.Limits), dummyHash: sync.OnceValue(newDummyHash), text: newPostText()}
 	s.summaries.invalidator = cfg.Invalidator
 	if s.now == nil {
 		s.now = time.Now

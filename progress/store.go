@@ -45,6 +45,10 @@ type Store interface {
 	// RateLimiter counts tries against rate limits in the database, shared
 	// by every server that opens it (ratelimit.go).
 	RateLimiter
+
+	// StatsStore reads what every learner did, for the authors'
+	// statistics (stats.go).
+	StatsStore
 }
 
 // SecretStore keeps the server's secrets (cookie keys) in the database, so

@@ -253,42 +253,55 @@ func (s *DB) WeeklyXP(ctx context.Context, classID int64, since time.Time) (map[
 
 // ClassFirstTries counts members' first-try answer sets per widget.
 func (s *DB) ClassFirstTries(ctx context.Context, classID int64) (progress.FirstTries, error) {
+	return s.firstTries(ctx, "class first tries", classAnswersQuery, classID)
+}
+
+// firstTries reads answer sets: lesson, widget, kind, learner (a quiz's),
+// answers and count.
+func (s *DB) firstTries(ctx context.Context, what, query string, args ...any) (progress.FirstTries, error) {
 	var ft progress.FirstTries
-	err := s.each(ctx, "class first tries", func(rows scanner) error {
+	err := s.each(ctx, what, func(rows scanner) error {
 		var a progress.AnswerSet
 		if err := rows.Scan(&a.LessonSlug, &a.WidgetID, &a.Kind, &a.LearnerID, &a.Answers, &a.Count); err != nil {
 			return err
 		}
 		ft.Answers = append(ft.Answers, a)
 		return nil
-	}, classAnswersQuery, classID)
+	}, query, args...)
 	return ft, err
 }
 
 // ClassExerciseStats counts members' submissions and failing cases per
 // exercise.
 func (s *DB) ClassExerciseStats(ctx context.Context, classID int64) ([]progress.ExerciseStat, []progress.CaseFailure, error) {
+	return s.exerciseStats(ctx, "class", classSubmitsQuery, classFailuresQuery, classID)
+}
+
+// exerciseStats reads submission counts per exercise (submitsQuery) and
+// failing cases per exercise, case and verdict (failuresQuery), both with
+// args; what names them in errors.
+func (s *DB) exerciseStats(ctx context.Context, what, submitsQuery, failuresQuery string, args ...any) ([]progress.ExerciseStat, []progress.CaseFailure, error) {
 	var stats []progress.ExerciseStat
-	err := s.each(ctx, "class exercise stats", func(rows scanner) error {
+	err := s.each(ctx, what+" exercise stats", func(rows scanner) error {
 		var st progress.ExerciseStat
 		if err := rows.Scan(&st.ExerciseID, &st.Learners, &st.Solvers, &st.Submits, &st.Failed); err != nil {
 			return err
 		}
 		stats = append(stats, st)
 		return nil
-	}, classSubmitsQuery, classID)
+	}, submitsQuery, args...)
 	if err != nil {
 		return nil, nil, err
 	}
 	var fails []progress.CaseFailure
-	err = s.each(ctx, "class case failures", func(rows scanner) error {
+	err = s.each(ctx, what+" case failures", func(rows scanner) error {
 		var f progress.CaseFailure
 		if err := rows.Scan(&f.ExerciseID, &f.Case, &f.Verdict, &f.Count); err != nil {
 			return err
 		}
 		fails = append(fails, f)
 		return nil
-	}, classFailuresQuery, classID)
+	}, failuresQuery, args...)
 	return stats, fails, err
 }
 

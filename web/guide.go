@@ -26,8 +26,12 @@ type GuideView struct {
 	CourseYAML, LessonFile string
 	LessonFileName         string
 	Examples               []GuideExample
-	XP                     GuideXP
-	MinQuizQuestions       int
+	// FAQ is the example faq block as written (FAQFile, FAQSource) and its
+	// entries as a learner sees them.
+	FAQFile, FAQSource string
+	FAQ                []FAQView
+	XP                 GuideXP
+	MinQuizQuestions   int
 }
 
 // GuideExample is one example block: what it shows, its source and how it
@@ -92,6 +96,12 @@ func newGuide() (*guide, error) {
 		return nil, err
 	}
 	for _, l := range course.Lessons {
+		if l.FAQSource != "" && v.FAQSource == "" {
+			v.FAQFile, v.FAQSource = l.File, l.FAQSource
+			for _, f := range l.FAQ {
+				v.FAQ = append(v.FAQ, FAQView{Question: f.Question, Answer: f.Answer})
+			}
+		}
 		var about template.HTML
 		for _, seg := range l.Segments {
 			w := seg.Widget

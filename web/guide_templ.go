@@ -75,20 +75,33 @@ func guidePage(v GuideView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<p>The body's rules:</p><ul><li>Every lesson ends its teaching with a section <code>## Key takeaways</code> holding a short list. It is shown in a box where you put it; put it before the quiz, so a learner reads the summary first. No interactive block may stand inside it.</li><li>A fenced code block is highlighted by its language. Words after the language are flags: <code>linenos</code> numbers the lines, and on a <code>json</code> block <code>mcp=CallToolResult</code> (any definition of the MCP schema) marks it as a message the content tests check against the schema.</li><li>An image needs alt text: <code>![A 404 page in a browser](404.png)</code>. Without it <code>learn check</code> warns.</li><li>A fenced block whose info string is <code>classify</code>, <code>annotate</code>, <code>quiz</code> or <code>exercise</code> is an interactive block; its body is YAML. Any other info string is plain code.</li></ul><p>A whole lesson file, <code>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<p>The body's rules:</p><ul><li>Every lesson ends its teaching with a section <code>## Key takeaways</code> holding a short list. It is shown in a box where you put it; put it before the quiz, so a learner reads the summary first. No interactive block may stand inside it.</li><li>A fenced code block is highlighted by its language. Words after the language are flags: <code>linenos</code> numbers the lines, and on a <code>json</code> block <code>mcp=CallToolResult</code> (any definition of the MCP schema) marks it as a message the content tests check against the schema.</li><li>Images (SVG, PNG, JPEG, GIF or WebP) and downloads (PDF, text, CSV or ZIP) live in the course folder, or a folder inside it, and are named by their path from there: <code>![A 404 page in a browser](images/404.png)</code>, <code>[the checklist](files/checklist.pdf)</code>. The server serves each under an address holding a hash of its contents, so browsers keep it for a year and a changed file gets a new address. An image needs alt text that says what it shows. A missing file, a path that leads out of the folder, an image without alt text or of another type is an error of <code>learn check</code>; a file over 1 MiB is a warning. An SVG is shown as an image, so a script inside it never runs; give it its own background, or colours for both themes with <code>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var4 string
-			templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(v.LessonFileName)
+			templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs("@media (prefers-color-scheme: dark)")
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 45, Col: 52}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 42, Col: 812}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var4))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "</code>:</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "</code> inside it.</li><li>A fenced block whose info string is <code>classify</code>, <code>annotate</code>, <code>quiz</code> or <code>exercise</code> is an interactive block, and <code>faq</code> holds the author's answers (see below); the body of each is YAML. Any other info string is plain code, but a name close to one of these that is no language the highlighter knows (such as <code>clasify</code> or <code>quizz</code>) is an error that says which block was meant.</li></ul><p>A whole lesson file, <code>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			var templ_7745c5c3_Var5 string
+			templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(v.LessonFileName)
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 45, Col: 52}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var5))
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "</code>:</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -96,77 +109,77 @@ func guidePage(v GuideView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "</section><section aria-labelledby=\"blocks\"><h2 id=\"blocks\">Interactive blocks and exercises</h2><p>Ids of blocks, items, categories, questions and options are 1 to 64 letters, digits, <code>-</code>, <code>_</code> or <code>.</code>. A block's id is unique in its lesson; an exercise's id is unique in the course. A lesson has at most one quiz. Blocks are checked strictly: a misspelt key is a problem that lists the valid keys.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "</section><section aria-labelledby=\"blocks\"><h2 id=\"blocks\">Interactive blocks and exercises</h2><p>Ids of blocks, items, categories, questions and options are 1 to 64 letters, digits, <code>-</code>, <code>_</code> or <code>.</code>. A block's id is unique in its lesson; an exercise's id is unique in the course. A lesson has at most one quiz. Blocks are checked strictly: a misspelt key is a problem that lists the valid keys.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			for _, ex := range v.Examples {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "<section class=\"guide-example\" id=\"")
-				if templ_7745c5c3_Err != nil {
-					return templ_7745c5c3_Err
-				}
-				var templ_7745c5c3_Var5 string
-				templ_7745c5c3_Var5, templ_7745c5c3_Err = templruntime.NewAttributeExpression(ex.ID).Resolve(ctx)
-				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 52, Col: 46}
-				}
-				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var5)
-				if templ_7745c5c3_Err != nil {
-					return templ_7745c5c3_Err
-				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "\" aria-labelledby=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<section class=\"guide-example\" id=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var6 string
-				templ_7745c5c3_Var6, templ_7745c5c3_Err = templruntime.NewAttributeExpression(ex.ID + "-title").Resolve(ctx)
+				templ_7745c5c3_Var6, templ_7745c5c3_Err = templruntime.NewAttributeExpression(ex.ID).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 52, Col: 83}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 52, Col: 46}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var6)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "\" data-testid=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "\" aria-labelledby=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var7 string
-				templ_7745c5c3_Var7, templ_7745c5c3_Err = templruntime.NewAttributeExpression(ex.ID).Resolve(ctx)
+				templ_7745c5c3_Var7, templ_7745c5c3_Err = templruntime.NewAttributeExpression(ex.ID + "-title").Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 52, Col: 105}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 52, Col: 83}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var7)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "\"><h3 id=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "\" data-testid=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var8 string
-				templ_7745c5c3_Var8, templ_7745c5c3_Err = templruntime.NewAttributeExpression(ex.ID + "-title").Resolve(ctx)
+				templ_7745c5c3_Var8, templ_7745c5c3_Err = templruntime.NewAttributeExpression(ex.ID).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 53, Col: 31}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 52, Col: 105}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var8)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "\"><h3 id=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var9 string
-				templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(ex.Title)
+				templ_7745c5c3_Var9, templ_7745c5c3_Err = templruntime.NewAttributeExpression(ex.ID + "-title").Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 53, Col: 44}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 53, Col: 31}
 				}
-				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
+				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var9)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "</h3>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "\">")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				var templ_7745c5c3_Var10 string
+				templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(ex.Title)
+				if templ_7745c5c3_Err != nil {
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 53, Col: 44}
+				}
+				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "</h3>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -174,7 +187,7 @@ func guidePage(v GuideView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "<div class=\"guide-pair\"><div class=\"guide-source\"><p class=\"guide-label\">As written</p>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "<div class=\"guide-pair\"><div class=\"guide-source\"><p class=\"guide-label\">As written</p>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -182,20 +195,20 @@ func guidePage(v GuideView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "</div><div class=\"guide-live\" data-testid=\"guide-live\"><p class=\"guide-label\">As a learner sees it (disabled here)</p><fieldset disabled class=\"guide-disabled\"><legend class=\"visually-hidden\">Example: ")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "</div><div class=\"guide-live\" data-testid=\"guide-live\"><p class=\"guide-label\">As a learner sees it (disabled here)</p><fieldset disabled class=\"guide-disabled\"><legend class=\"visually-hidden\">Example: ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				var templ_7745c5c3_Var10 string
-				templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(ex.Title)
+				var templ_7745c5c3_Var11 string
+				templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(ex.Title)
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 63, Col: 60}
 				}
-				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
+				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "</legend> ")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "</legend> ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -210,298 +223,320 @@ func guidePage(v GuideView) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "</fieldset></div></div></section>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</fieldset></div></div></section>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</section><section aria-labelledby=\"cases\"><h2 id=\"cases\">Sample and hidden cases</h2><ul><li><strong>Samples</strong> are shown to the learner in a table, and <em>Run</em> runs them. Give at least one.</li><li><strong>Hidden</strong> cases run only on <em>Submit</em> and never reach the browser; the panel says only how many there are. Use them for the edge cases a program should handle without being told.</li><li>An exercise is solved when every case passes on Submit. The learner's last code is kept.</li><li><code>solution</code> is shown to a learner only once their own submission passes, behind <em>Compare with the reference solution</em> (<code>show_solution: false</code> keeps it hidden); <code>learn check</code> runs it, and it must pass every case; <code>starter</code> must fail at least one, so a learner has something to do.</li><li>In an MCP exercise the calls are the cases: a call with <code>hidden: true</code> runs only on Submit. Besides <code>text_contains</code> (exact), a call may grade the tool's words with <code>text_checks</code> (the checks of a case, options included), compare a member of <code>structuredContent</code> with an earlier call's (<code>same_as: ")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
+			if v.FAQSource != "" {
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<section class=\"guide-example\" id=\"example-faq\" aria-labelledby=\"example-faq-title\" data-testid=\"example-faq\"><h3 id=\"example-faq-title\">Questions learners ask: the faq block</h3><p>A lesson may hold one <code>faq</code> block, anywhere in the file: a YAML list of at most 8 entries, each with <code>question:</code> (one line of plain text, at most 200 characters) and <code>answer:</code> (markdown, at most 2000 characters). It shows nothing where it stands; its entries come first in the lesson's questions section, under <em>Asked often</em>, before the learners' own threads. <code>learn check</code> reports a malformed one with its file and line.</p><div class=\"guide-pair\"><div class=\"guide-source\"><p class=\"guide-label\">As written</p>")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				templ_7745c5c3_Err = sourceBlock(v.FAQFile, v.FAQSource).Render(ctx, templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "</div><div class=\"guide-live\" data-testid=\"guide-live\"><p class=\"guide-label\">As a learner sees it</p>")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				templ_7745c5c3_Err = faqList(v.FAQ).Render(ctx, templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "</div></div></section>")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
 			}
-			var templ_7745c5c3_Var11 string
-			templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs("{")
-			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 82, Col: 357}
-			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "charge_id: First charge")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "</section><section aria-labelledby=\"cases\"><h2 id=\"cases\">Sample and hidden cases</h2><ul><li><strong>Samples</strong> are shown to the learner in a table, and <em>Run</em> runs them. Give at least one.</li><li><strong>Hidden</strong> cases run only on <em>Submit</em> and never reach the browser; the panel says only how many there are. Use them for the edge cases a program should handle without being told.</li><li>An exercise is solved when every case passes on Submit. The learner's last code is kept.</li><li><code>solution</code> is shown to a learner only once their own submission passes, behind <em>Compare with the reference solution</em> (<code>show_solution: false</code> keeps it hidden); <code>learn check</code> runs it, and it must pass every case; <code>starter</code> must fail at least one, so a learner has something to do.</li><li>In an MCP exercise the calls are the cases: a call with <code>hidden: true</code> runs only on Submit. Besides <code>text_contains</code> (exact), a call may grade the tool's words with <code>text_checks</code> (the checks of a case, options included), compare a member of <code>structuredContent</code> with an earlier call's (<code>same_as: ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var12 string
-			templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs("}")
+			templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs("{")
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 82, Col: 387}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 98, Col: 357}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "</code>, so a replay must return the whole first id), and, on <code>tools/list</code>, require a tool's <code>outputSchema</code> to declare properties (<code>output_schema: ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "charge_id: First charge")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var13 string
-			templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs("{")
+			templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs("}")
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 82, Col: 568}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 98, Col: 387}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "get_weather: [city, temperature_c]")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "</code>, so a replay must return the whole first id), and, on <code>tools/list</code>, require a tool's <code>outputSchema</code> to declare properties (<code>output_schema: ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var14 string
-			templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs("}")
+			templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs("{")
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 82, Col: 609}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 98, Col: 568}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "</code>).</li><li><strong>Text checks</strong> match exactly unless an option says otherwise: <code>ignore_case</code>, <code>normalize_space</code> (a run of whitespace counts as one space) and <code>whole_words</code> apply to <code>contains</code>, <code>contains_any</code>, <code>mentions_one_of</code> (sets of synonyms, one of each must appear) and <code>not_contains</code>; <code>not_matches</code> is a pattern the output must not match. Use them wherever the prompt lets the learner choose the words. All are off by default, so a course written before them keeps its meaning.</li><li><strong>Rules.</strong> Give each case a <code>rule</code> that quotes the words of the prompt it checks, and give every rule the prompt states a case, at the edge of each threshold too (a limit of 40 needs a case of 41). A rule the prompt never states must not be enforced.</li><li><strong>Grader tests.</strong> <code>wrong_solutions</code> lists programs a learner might plausibly write, each with a <code>note</code> of what it gets wrong; <code>other_solutions</code> lists right ones in other styles (other control flow, other SDK calls, other wording). Each is the whole program as <code>code</code>, or the reference solution with one passage changed: <code>replace</code> (found exactly once) and <code>with</code>. <code>learn check</code> runs them: a wrong one that passes every case, or another right one that fails a case (named, with its diff), is an error. Like the solution, they never reach a learner's page or the API.</li></ul></section><section aria-labelledby=\"xp\"><h2 id=\"xp\">XP</h2><p>The XP a lesson shows on its card and page is what a learner can earn in it, added up from its blocks:</p><ul><li>Each classify and annotate block: ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "get_weather: [city, temperature_c]")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var15 string
-			templ_7745c5c3_Var15, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.Widget))
+			templ_7745c5c3_Var15, templ_7745c5c3_Err = templ.JoinStringErrs("}")
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 92, Col: 64}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 98, Col: 609}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var15))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, " XP, on its first fully correct check.</li><li>The quiz: its <code>xp</code> (default ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "</code>).</li><li><strong>Text checks</strong> match exactly unless an option says otherwise: <code>ignore_case</code>, <code>normalize_space</code> (a run of whitespace counts as one space) and <code>whole_words</code> apply to <code>contains</code>, <code>contains_any</code>, <code>mentions_one_of</code> (sets of synonyms, one of each must appear) and <code>not_contains</code>; <code>not_matches</code> is a pattern the output must not match. Use them wherever the prompt lets the learner choose the words. All are off by default, so a course written before them keeps its meaning.</li><li><strong>Rules.</strong> Give each case a <code>rule</code> that quotes the words of the prompt it checks, and give every rule the prompt states a case, at the edge of each threshold too (a limit of 40 needs a case of 41). A rule the prompt never states must not be enforced.</li><li><strong>Grader tests.</strong> <code>wrong_solutions</code> lists programs a learner might plausibly write, each with a <code>note</code> of what it gets wrong; <code>other_solutions</code> lists right ones in other styles (other control flow, other SDK calls, other wording). Each is the whole program as <code>code</code>, or the reference solution with one passage changed: <code>replace</code> (found exactly once) and <code>with</code>. <code>learn check</code> runs them: a wrong one that passes every case, or another right one that fails a case (named, with its diff), is an error. Like the solution, they never reach a learner's page or the API.</li></ul></section><section aria-labelledby=\"xp\"><h2 id=\"xp\">XP</h2><p>The XP a lesson shows on its card and page is what a learner can earn in it, added up from its blocks:</p><ul><li>Each classify and annotate block: ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var16 string
-			templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.Quiz))
+			templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.Widget))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 93, Col: 67}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 108, Col: 64}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var16))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "), once, on the first pass, a fifth less per failed attempt before it, never below two fifths (")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, " XP, on its first fully correct check.</li><li>The quiz: its <code>xp</code> (default ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var17 string
 			templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.Quiz))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 93, Col: 183}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 109, Col: 67}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var17))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, ", then ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "), once, on the first pass, a fifth less per failed attempt before it, never below two fifths (")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var18 string
-			templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.Quiz * 4 / 5))
+			templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.Quiz))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 93, Col: 215}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 109, Col: 183}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var18))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, ", ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, ", then ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var19 string
-			templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.Quiz * 3 / 5))
+			templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.Quiz * 4 / 5))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 93, Col: 242}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 109, Col: 215}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var19))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, " and at least ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, ", ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var20 string
-			templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.QuizFloor))
+			templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.Quiz * 3 / 5))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 93, Col: 282}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 109, Col: 242}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var20))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, " by default); <code>pass</code> (default 5, never more than the number of questions) is how many right answers pass. Give it at least ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, " and at least ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var21 string
-			templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.MinQuizQuestions))
+			templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.QuizFloor))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 93, Col: 446}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 109, Col: 282}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var21))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, " questions, or <code>learn check</code> warns.</li><li>Each exercise: its <code>xp</code> (default ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, " by default); <code>pass</code> (default 5, never more than the number of questions) is how many right answers pass. Give it at least ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var22 string
-			templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.Exercise))
+			templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.MinQuizQuestions))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 94, Col: 76}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 109, Col: 446}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var22))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "), once, on the first Submit that passes every case.</li></ul><p>Each XP is granted once, however often a learner tries again. Missed questions come back in review, where a right answer to a card that is due earns ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, " questions, or <code>learn check</code> warns.</li><li>Each exercise: its <code>xp</code> (default ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var23 string
-			templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.Review))
+			templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.Exercise))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 96, Col: 177}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 110, Col: 76}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var23))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, " XP; that is not counted in a lesson's figure. A card earns at most once per interval the schedule gives it, missing its question again in a block or quiz does not make it due sooner, and review earns XP on at most ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "), once, on the first Submit that passes every case.</li></ul><p>Each XP is granted once, however often a learner tries again. Missed questions come back in review, where a right answer to a card that is due earns ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var24 string
-			templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.ReviewCards))
+			templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.Review))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 96, Col: 420}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 112, Col: 177}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var24))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, " answers a day (the learner's local day): at most ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, " XP; that is not counted in a lesson's figure. A card earns at most once per interval the schedule gives it, missing its question again in a block or quiz does not make it due sooner, and review earns XP on at most ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var25 string
-			templ_7745c5c3_Var25, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.ReviewCap))
+			templ_7745c5c3_Var25, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.ReviewCards))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 96, Col: 496}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 112, Col: 420}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var25))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, " XP. So a learner's XP is never more than the course's XP plus ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, " answers a day (the learner's local day): at most ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var26 string
 			templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.ReviewCap))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 96, Col: 585}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 112, Col: 496}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var26))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, " per day they reviewed on.</p><p id=\"quiz-retries\">The server keeps every quiz attempt: its number and the versions and order of questions it showed. A post answers the attempt that is open, or is refused with the next one; each retry asks other versions. After ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, " XP. So a learner's XP is never more than the course's XP plus ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var27 string
-			templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.QuizFails))
+			templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.ReviewCap))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 97, Col: 260}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 112, Col: 585}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var27))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, " failed attempts in a row the next opens ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, " per day they reviewed on.</p><p id=\"quiz-retries\">The server keeps every quiz attempt: its number and the versions and order of questions it showed. A post answers the attempt that is open, or is refused with the next one; each retry asks other versions. After ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var28 string
-			templ_7745c5c3_Var28, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.QuizFirstWait))
+			templ_7745c5c3_Var28, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.QuizFails))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 97, Col: 331}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 113, Col: 260}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var28))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, " minutes later, twice as long after each further failure, at most ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, " failed attempts in a row the next opens ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var29 string
-			templ_7745c5c3_Var29, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.QuizMaxWait))
+			templ_7745c5c3_Var29, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.QuizFirstWait))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 97, Col: 425}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 113, Col: 331}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var29))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, " minutes; the page says when, and a pass ends the run. Teachers see the number of attempts on the class dashboard.</p><p>Levels take ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, " minutes later, twice as long after each further failure, at most ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var30 string
-			templ_7745c5c3_Var30, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.LevelStep))
+			templ_7745c5c3_Var30, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.QuizMaxWait))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 98, Col: 43}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 113, Col: 425}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var30))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, " XP, then ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, " minutes; the page says when, and a pass ends the run. Teachers see the number of attempts on the class dashboard.</p><p>Levels take ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var31 string
-			templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(2 * v.XP.LevelStep))
+			templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.XP.LevelStep))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 98, Col: 81}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 114, Col: 43}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var31))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, ", and so on. The front-matter <code>xp</code> is not needed: when it differs from the sum, <code>learn check</code> warns.</p></section><section aria-labelledby=\"check\"><h2 id=\"check\">Checking and previewing</h2><ul><li><code>learn check DIR</code> reads the whole folder and prints every problem as <code>file:line: message</code>, then runs every exercise's solution, starter, wrong solutions and other right solutions in the sandbox. Exit status 1 means errors were found.</li><li><code>--strict</code> also warns about an exercise with fewer than 5 wrong or 3 other right solutions, and about a hidden case or call without a <code>rule</code>.</li><li>Warnings (a lesson with no practice, a quiz with fewer than ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, " XP, then ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var32 string
-			templ_7745c5c3_Var32, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.MinQuizQuestions))
+			templ_7745c5c3_Var32, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(2 * v.XP.LevelStep))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 105, Col: 97}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 114, Col: 81}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var32))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, " questions, an image without alt text, an <code>xp</code> that differs from the sum, no <code>course.yaml</code>) are shown but fail only with <code>--strict</code>.</li><li><code>--json</code> prints one JSON object per problem and line (<code>file</code>, <code>line</code>, <code>column</code> where known, <code>message</code>, <code>severity</code>) for editors and CI; <code>--no-run</code> skips the sandbox.</li><li><code>learn serve --dev --lessons DIR</code> serves the folder and follows it: a saved file reloads the open page where it was scrolled to, and while the folder has problems every page lists them over the last version that loaded.</li></ul></section></article>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, ", and so on. The front-matter <code>xp</code> is not needed: when it differs from the sum, <code>learn check</code> warns.</p></section><section aria-labelledby=\"check\"><h2 id=\"check\">Checking and previewing</h2><ul><li><code>learn check DIR</code> reads the whole folder and prints every problem as <code>file:line: message</code>, then runs every exercise's solution, starter, wrong solutions and other right solutions in the sandbox. Exit status 1 means errors were found.</li><li><code>--strict</code> also warns about an exercise with fewer than 5 wrong or 3 other right solutions, and about a hidden case or call without a <code>rule</code>.</li><li>Warnings (a lesson with no practice, a quiz with fewer than ")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			var templ_7745c5c3_Var33 string
+			templ_7745c5c3_Var33, templ_7745c5c3_Err = templ.JoinStringErrs(xpText(v.MinQuizQuestions))
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 121, Col: 97}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var33))
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 43, " questions, an image or download over 1 MiB, an <code>xp</code> that differs from the sum, no <code>course.yaml</code>) are shown but fail only with <code>--strict</code>.</li><li><code>--json</code> prints one JSON object per problem and line (<code>file</code>, <code>line</code>, <code>column</code> where known, <code>message</code>, <code>detail</code> such as a failing case's diff, <code>severity</code>) for editors and CI; <code>--no-run</code> skips the sandbox. The exercises of every lesson without errors of its own run, whatever is wrong elsewhere in the folder.</li><li><code>learn serve --dev --lessons DIR</code> serves the folder and follows it: a saved file (an image too) reloads the open page where it was scrolled to, and while the folder has problems every page lists them over the last version that loaded, with a failing reference solution's diff. It starts on a broken folder too, serving the lessons without errors.</li></ul></section></article>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -535,102 +570,102 @@ func fieldTable(caption string, fields []lessons.Field) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "<div class=\"table-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"")
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		var templ_7745c5c3_Var34 string
-		templ_7745c5c3_Var34, templ_7745c5c3_Err = templruntime.NewAttributeExpression(caption).Resolve(ctx)
-		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 118, Col: 74}
-		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var34)
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "\"><table class=\"fields\"><caption>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 44, "<div class=\"table-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var35 string
-		templ_7745c5c3_Var35, templ_7745c5c3_Err = templ.JoinStringErrs(caption)
+		templ_7745c5c3_Var35, templ_7745c5c3_Err = templruntime.NewAttributeExpression(caption).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 120, Col: 21}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 134, Col: 74}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var35))
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var35)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "</caption> <thead><tr><th scope=\"col\">Field</th><th scope=\"col\">Required</th><th scope=\"col\">Default</th><th scope=\"col\">Meaning</th></tr></thead> <tbody>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 45, "\"><table class=\"fields\"><caption>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var36 string
+		templ_7745c5c3_Var36, templ_7745c5c3_Err = templ.JoinStringErrs(caption)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 136, Col: 21}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var36))
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 46, "</caption> <thead><tr><th scope=\"col\">Field</th><th scope=\"col\">Required</th><th scope=\"col\">Default</th><th scope=\"col\">Meaning</th></tr></thead> <tbody>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		for _, f := range fields {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 43, "<tr><th scope=\"row\"><code>")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			var templ_7745c5c3_Var36 string
-			templ_7745c5c3_Var36, templ_7745c5c3_Err = templ.JoinStringErrs(f.Name)
-			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 125, Col: 36}
-			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var36))
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 44, "</code></th><td>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 47, "<tr><th scope=\"row\"><code>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var37 string
-			templ_7745c5c3_Var37, templ_7745c5c3_Err = templ.JoinStringErrs(fieldRequired(f))
+			templ_7745c5c3_Var37, templ_7745c5c3_Err = templ.JoinStringErrs(f.Name)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 126, Col: 28}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 141, Col: 36}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var37))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 45, "</td><td>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 48, "</code></th><td>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			var templ_7745c5c3_Var38 string
+			templ_7745c5c3_Var38, templ_7745c5c3_Err = templ.JoinStringErrs(fieldRequired(f))
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 142, Col: 28}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var38))
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 49, "</td><td>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			if f.Default != "" {
-				var templ_7745c5c3_Var38 string
-				templ_7745c5c3_Var38, templ_7745c5c3_Err = templ.JoinStringErrs(f.Default)
+				var templ_7745c5c3_Var39 string
+				templ_7745c5c3_Var39, templ_7745c5c3_Err = templ.JoinStringErrs(f.Default)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 129, Col: 19}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 145, Col: 19}
 				}
-				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var38))
+				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var39))
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			} else {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 46, "—")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 50, "—")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 47, "</td><td>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 51, "</td><td>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var39 string
-			templ_7745c5c3_Var39, templ_7745c5c3_Err = templ.JoinStringErrs(f.Meaning)
+			var templ_7745c5c3_Var40 string
+			templ_7745c5c3_Var40, templ_7745c5c3_Err = templ.JoinStringErrs(f.Meaning)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 134, Col: 21}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 150, Col: 21}
 			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var39))
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var40))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 48, "</td></tr>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 52, "</td></tr>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 49, "</tbody></table></div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 53, "</tbody></table></div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -656,46 +691,46 @@ func sourceBlock(name, src string) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 50, "<figure class=\"guide-file\"><figcaption>")
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		var templ_7745c5c3_Var41 string
-		templ_7745c5c3_Var41, templ_7745c5c3_Err = templ.JoinStringErrs(name)
-		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 145, Col: 20}
-		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var41))
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 51, "</figcaption><pre tabindex=\"0\" aria-label=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "<figure class=\"guide-file\"><figcaption>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var42 string
-		templ_7745c5c3_Var42, templ_7745c5c3_Err = templruntime.NewAttributeExpression(name).Resolve(ctx)
+		templ_7745c5c3_Var42, templ_7745c5c3_Err = templ.JoinStringErrs(name)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 146, Col: 37}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 161, Col: 20}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var42)
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var42))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 52, "\"><code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 55, "</figcaption><pre tabindex=\"0\" aria-label=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var43 string
-		templ_7745c5c3_Var43, templ_7745c5c3_Err = templ.JoinStringErrs(src)
+		templ_7745c5c3_Var43, templ_7745c5c3_Err = templruntime.NewAttributeExpression(name).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 146, Col: 51}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 162, Col: 37}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var43))
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var43)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 53, "</code></pre></figure>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 56, "\"><code>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var44 string
+		templ_7745c5c3_Var44, templ_7745c5c3_Err = templ.JoinStringErrs(src)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/guide.templ`, Line: 162, Col: 51}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var44))
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 57, "</code></pre></figure>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -49,6 +49,13 @@ func TestGuidePage(t *testing.T) {
 			}
 		}
 	}
+	faq := doc.Find(`[data-testid="example-faq"]`)
+	if src := faq.Find(".guide-source code").Text(); !strings.HasPrefix(src, "```faq\n- question:") {
+		t.Errorf("the faq example's source = %q, want the faq block as written", src)
+	}
+	if n := faq.Find(`[data-testid="guide-live"] details.qa-faq-entry summary`).Length(); n == 0 {
+		t.Error("the faq example shows no entry as a learner sees it")
+	}
 	doc.Find("form").Each(func(_ int, f *goquery.Selection) {
 		if action, _ := f.Attr("action"); !strings.HasPrefix(action, "/guide") {
 			t.Errorf("a guide form posts to %q, want only /guide", action)

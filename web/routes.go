@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"learn/grading"
+	"learn/lessons"
 )
 
 // routes lists every route of the app in one place.
@@ -11,6 +12,7 @@ func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /static/", s.assets)
 	mux.HandleFunc("GET /favicon.ico", s.favicon)
+	mux.Handle("GET "+lessons.AssetPrefix+"{hash}/{name}", s.handle(s.courseFile))
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
 
@@ -49,6 +51,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /account/password", s.handle(s.passwordShow))
 	mux.Handle("POST /account/password", s.handle(s.passwordChange))
 	mux.Handle("GET /teachers", s.handle(s.teachersShow))
+	mux.Handle("GET /stats", s.handle(s.statsShow))
 	mux.Handle("GET /moderation", s.handle(s.moderationShow))
 	mux.Handle("GET /classes", s.handle(s.classesShow))
 	mux.Handle("POST /classes", s.handle(s.classCreate))

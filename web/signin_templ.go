@@ -195,7 +195,7 @@ func teachersPage(v TeachersView) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "<h1>Teachers</h1><p>Teachers are added and removed with <code>learn teacher add</code> and <code>learn teacher remove</code> on the server.</p><p>Questions in the public threads, of learners in no class, are moderated by admins: see <a href=\"/moderation\" data-testid=\"moderation-link\">the public threads' questions and reports</a>.</p><table class=\"score-table\" data-testid=\"teachers\"><thead><tr><th scope=\"col\">E-mail</th><th scope=\"col\">Name</th><th scope=\"col\">Classes</th><th scope=\"col\">Admin</th></tr></thead> <tbody>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "<h1>Teachers</h1><p>Teachers are added and removed with <code>learn teacher add</code> and <code>learn teacher remove</code> on the server.</p><p>Questions in the public threads, of learners in no class, are moderated by admins: see <a href=\"/moderation\" data-testid=\"moderation-link\">the public threads' questions and reports</a>.</p><p>How each quiz question, widget item and exercise went across every learner: <a href=\"/stats\" data-testid=\"stats-link\">course statistics</a>.</p><table class=\"score-table\" data-testid=\"teachers\"><thead><tr><th scope=\"col\">E-mail</th><th scope=\"col\">Name</th><th scope=\"col\">Classes</th><th scope=\"col\">Admin</th></tr></thead> <tbody>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -207,7 +207,7 @@ func teachersPage(v TeachersView) templ.Component {
 				var templ_7745c5c3_Var10 string
 				templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(t.Email)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/signin.templ`, Line: 53, Col: 19}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/signin.templ`, Line: 54, Col: 19}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
 				if templ_7745c5c3_Err != nil {
@@ -220,7 +220,7 @@ func teachersPage(v TeachersView) templ.Component {
 				var templ_7745c5c3_Var11 string
 				templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(t.Name)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/signin.templ`, Line: 54, Col: 18}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/signin.templ`, Line: 55, Col: 18}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
 				if templ_7745c5c3_Err != nil {
@@ -233,7 +233,7 @@ func teachersPage(v TeachersView) templ.Component {
 				var templ_7745c5c3_Var12 string
 				templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(t.ClassCount))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/signin.templ`, Line: 55, Col: 38}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/signin.templ`, Line: 56, Col: 38}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
 				if templ_7745c5c3_Err != nil {

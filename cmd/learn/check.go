@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -47,19 +46,16 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fsys, name = folder, dir
 	}
 	rep := checkReport{out: stdout, errOut: stderr, name: name, dir: dir, json: *asJSON, strict: *strict}
-	course, err := lessons.Load(fsys)
-	var problems lessons.Problems
-	if errors.As(err, &problems) {
-		return rep.fail(problems)
-	}
+	// The lessons without errors of their own are checked to the end, their
+	// exercises run, whatever is wrong elsewhere in the folder.
+	course, problems, err := lessons.LoadSound(fsys)
 	if err != nil {
 		return err
 	}
-	if ps := schemaProblems(course); len(ps) > 0 {
-		return rep.fail(append(course.Warnings, ps...))
-	}
+	schema := schemaProblems(course)
+	problems = append(problems, schema...)
 	if *strict {
-		course.Warnings = append(course.Warnings, graderWarnings(course)...)
+		problems = append(problems, graderWarnings(course)...)
 	}
 	counts := countCourse(course)
 	if !*skipRun && counts.exercises > 0 {
@@ -67,14 +63,20 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return err
 		}
-		problems, err := checkExercises(ctx, cfg, course, stderr)
+		skip := map[int]bool{}
+		for _, p := range schema {
+			skip[p.Line] = true
+		}
+		ps, err := checkExercises(ctx, cfg, course, skip, stderr)
 		if err != nil {
 			return err
 		}
-		if len(problems) > 0 {
-			return rep.fail(append(course.Warnings, problems...))
-		}
+		problems = append(problems, ps...)
 	}
+	if len(problems.Errors()) > 0 {
+		return rep.fail(problems)
+	}
+	course.Warnings = problems
 	if err := rep.warn(course.Warnings); err != nil {
 		return err
 	}
@@ -103,10 +105,13 @@ type checkReport struct {
 // path as given on the command line joined with the file's path in the
 // folder, so an editor can open it.
 type problemJSON struct {
-	File     string `json:"file"`
-	Line     int    `json:"line,omitempty"`
-	Column   int    `json:"column,omitempty"`
-	Message  string `json:"message"`
+	File    string `json:"file"`
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+	Message string `json:"message"`
+	// Detail is what the text form shows below the message, such as a
+	// failing case's diff.
+	Detail   string `json:"detail,omitempty"`
 	Severity string `json:"severity"`
 }
 
@@ -129,7 +134,7 @@ func (r checkReport) print(ps lessons.Problems) {
 		if r.dir != "" {
 			file = filepath.Join(r.dir, p.File)
 		}
-		line, err := json.Marshal(problemJSON{File: file, Line: p.Line, Column: p.Column, Message: p.Message, Severity: string(p.Level())})
+		line, err := json.Marshal(problemJSON{File: file, Line: p.Line, Column: p.Column, Message: p.Message, Detail: p.Detail, Severity: string(p.Level())})
 		if err != nil {
 			// A struct of strings and ints always marshals.
 			panic(err)
@@ -215,29 +220,41 @@ func schemaProblems(c *lessons.Course) []lessons.Problem {
 	return ps
 }
 
-// checkExercises runs every exercise's solution (it must pass every case)
-// and starter (it must fail at least one), drawing a progress bar on
-// stderr.
-func checkExercises(ctx context.Context, cfg sandbox.Config, course *lessons.Course, stderr io.Writer) ([]lessons.Problem, error) {
-	type job struct {
-		lesson *lessons.Lesson
-		ex     *lessons.Exercise
-		plan   *grading.Plan
-		line   int
-	}
-	book, err := grading.Compile(course)
-	if err != nil {
-		return nil, err
-	}
-	var jobs []job
+// exerciseJob is one exercise for checkExercises to run.
+type exerciseJob struct {
+	lesson *lessons.Lesson
+	ex     *lessons.Exercise
+	plan   *grading.Plan
+	line   int
+}
+
+// exerciseJobs lists the exercises of course but those whose block starts
+// on a line in skip, with a problem for each that cannot be graded.
+func exerciseJobs(course *lessons.Course, skip map[int]bool) ([]exerciseJob, []lessons.Problem) {
+	var jobs []exerciseJob
+	var problems []lessons.Problem
 	for _, l := range course.Lessons {
 		for _, s := range l.Segments {
-			if s.Widget != nil && s.Widget.Exercise != nil {
-				plan, _ := book.Plan(s.Widget.Exercise.ID)
-				jobs = append(jobs, job{l, s.Widget.Exercise, plan, s.Widget.Line})
+			if s.Widget == nil || s.Widget.Exercise == nil || skip[s.Widget.Line] {
+				continue
 			}
+			plan, err := grading.NewPlan(s.Widget.Exercise)
+			if err != nil {
+				problems = append(problems, lessons.Problem{File: l.File, Line: s.Widget.Line, Message: fmt.Sprintf("exercise %s cannot be graded: %v", s.Widget.Exercise.ID, err)})
+				continue
+			}
+			jobs = append(jobs, exerciseJob{l, s.Widget.Exercise, plan, s.Widget.Line})
 		}
 	}
+	return jobs, problems
+}
+
+// checkExercises runs every exercise's solution (it must pass every case)
+// and starter (it must fail at least one), but those whose block starts on
+// a line in skip, in a sandbox of its own, drawing a progress bar on
+// stderr.
+func checkExercises(ctx context.Context, cfg sandbox.Config, course *lessons.Course, skip map[int]bool, stderr io.Writer) ([]lessons.Problem, error) {
+	jobs, problems := exerciseJobs(course, skip)
 	steps := 0
 	for _, j := range jobs {
 		steps += 2 + len(j.ex.WrongSolutions) + len(j.ex.OtherSolutions)
@@ -249,31 +266,44 @@ func checkExercises(ctx context.Context, cfg sandbox.Config, course *lessons.Cou
 		return nil, err
 	}
 	defer box.Close(context.Background())
+	ps, err := runExercises(ctx, box, jobs, true, bar.step)
+	bar.done()
+	return append(problems, ps...), err
+}
+
+// runExercises grades each job's reference solution (it must pass every
+// case) and starter (it must fail one) with r, and with all its wrong and
+// other solutions too, calling step before each. A failing case's problem
+// shows its expected and actual output as a diff.
+func runExercises(ctx context.Context, r grading.Runner, jobs []exerciseJob, all bool, step func(string)) ([]lessons.Problem, error) {
 	var problems []lessons.Problem
 	for _, j := range jobs {
-		bar.step(j.ex.ID + ": reference solution")
-		res, err := j.plan.GradeWaiting(ctx, box, j.ex.Solution, grading.Submit)
+		step(j.ex.ID + ": reference solution")
+		res, err := j.plan.GradeWaiting(ctx, r, j.ex.Solution, grading.Submit)
 		if err != nil {
 			return nil, fmt.Errorf("check %s: %w", j.ex.ID, err)
 		}
 		for _, c := range res.Report.Cases {
 			if c.Verdict != sandbox.VerdictPassed {
-				problems = append(problems, lessons.Problem{File: j.lesson.File, Line: j.line,
+				problems = append(problems, lessons.Problem{File: j.lesson.File, Line: j.line, Detail: caseDetail(c),
 					Message: fmt.Sprintf("exercise %s: the reference solution fails case %q (%s): %s", j.ex.ID, c.Name, c.Verdict, c.Message)})
 			}
 		}
-		bar.step(j.ex.ID + ": starter code")
-		res, err = j.plan.GradeWaiting(ctx, box, j.ex.Starter, grading.Submit)
+		step(j.ex.ID + ": starter code")
+		res, err = j.plan.GradeWaiting(ctx, r, j.ex.Starter, grading.Submit)
 		if err != nil {
 			return nil, fmt.Errorf("check %s: %w", j.ex.ID, err)
 		}
 		if res.Passed() {
-			problems = append(problems, lessons.Problem{File: j.lesson.File, Line: j.line,
+			problems = append(problems, lessons.Problem{File: j.lesson.File, Line: j.line, Detail: passedDetail(res.Report.Cases),
 				Message: fmt.Sprintf("exercise %s: the starter code already passes every case; give learners something to fix", j.ex.ID)})
 		}
+		if !all {
+			continue
+		}
 		for i, sol := range j.ex.WrongSolutions {
-			bar.step(fmt.Sprintf("%s: wrong solution %d", j.ex.ID, i+1))
-			res, err := j.plan.GradeWaiting(ctx, box, sol.Code, grading.Submit)
+			step(fmt.Sprintf("%s: wrong solution %d", j.ex.ID, i+1))
+			res, err := j.plan.GradeWaiting(ctx, r, sol.Code, grading.Submit)
 			if err != nil {
 				return nil, fmt.Errorf("check %s: wrong solution %d: %w", j.ex.ID, i+1, err)
 			}
@@ -283,31 +313,45 @@ func checkExercises(ctx context.Context, cfg sandbox.Config, course *lessons.Cou
 			}
 		}
 		for i, sol := range j.ex.OtherSolutions {
-			bar.step(fmt.Sprintf("%s: other solution %d", j.ex.ID, i+1))
-			res, err := j.plan.GradeWaiting(ctx, box, sol.Code, grading.Submit)
+			step(fmt.Sprintf("%s: other solution %d", j.ex.ID, i+1))
+			res, err := j.plan.GradeWaiting(ctx, r, sol.Code, grading.Submit)
 			if err != nil {
 				return nil, fmt.Errorf("check %s: other solution %d: %w", j.ex.ID, i+1, err)
 			}
 			for _, c := range res.Report.Cases {
 				if c.Verdict != sandbox.VerdictPassed {
-					problems = append(problems, lessons.Problem{File: j.lesson.File, Line: j.line,
-						Message: fmt.Sprintf("exercise %s: other solution %d (%s) fails case %q (%s): %s%s", j.ex.ID, i+1, sol.Note, c.Name, c.Verdict, c.Message, indentDiff(c.Diff))})
+					problems = append(problems, lessons.Problem{File: j.lesson.File, Line: j.line, Detail: caseDetail(c),
+						Message: fmt.Sprintf("exercise %s: other solution %d (%s) fails case %q (%s): %s", j.ex.ID, i+1, sol.Note, c.Name, c.Verdict, c.Message)})
 				}
 			}
 		}
 	}
-	bar.done()
 	return problems, nil
 }
 
-// indentDiff returns a case's diff on lines of its own below a problem,
-// or "" when there is none.
-func indentDiff(diff string) string {
-	diff = strings.TrimRight(diff, "\n")
-	if diff == "" {
-		return ""
+// caseDetail shows why a case failed: its expected and actual output as a
+// diff ("- " a line only expected has, "+ " one only the program printed),
+// else its error or what the program printed.
+func caseDetail(c sandbox.CaseResult) string {
+	switch {
+	case c.Diff != "":
+		return "- expected\n+ actual\n" + c.Diff
+	case c.Error != "":
+		return c.Error
+	case c.Actual != "" || c.Expected != "":
+		return fmt.Sprintf("expected: %q\nactual:   %q", c.Expected, c.Actual)
 	}
-	return "\n    " + strings.ReplaceAll(diff, "\n", "\n    ")
+	return ""
+}
+
+// passedDetail lists each case with its expected and actual output, for a
+// program that passes every case and should not.
+func passedDetail(cases []sandbox.CaseResult) string {
+	var b strings.Builder
+	for _, c := range cases {
+		fmt.Fprintf(&b, "case %q: expected %q, actual %q\n", c.Name, c.Expected, c.Actual)
+	}
+	return b.String()
 }
 
 // Fewest grader solutions an exercise should list, below which learn check

@@ -17,7 +17,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
+	"strconv"
 	"syscall"
+	"time"
 
 	"learn/sandbox"
 )
@@ -43,6 +46,9 @@ Commands:
           copy a SQLite database into an empty PostgreSQL one and check the
           counts (migrate-db --from learn.db --to postgres://…)
   teacher add, list or remove the teachers who sign in to follow classes
+  stats   report how each quiz question, widget item and exercise went across
+          every learner: facility, discrimination, choices, flags (--json, --csv)
+  version print the version of this program
 
 Run "learn <command> --help" for the flags of a command. Flags may come
 before or after a command's arguments; "--" ends the flags.
@@ -84,11 +90,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runMigrateDB(ctx, args[1:], stdout, stderr)
 	case "teacher":
 		err = runTeacher(ctx, args[1:], os.Stdin, stdout, stderr)
+	case "stats":
+		err = runStats(ctx, args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
+	case "version", "--version", "-version":
+		fmt.Fprintln(stdout, version())
+		return 0
 	default:
-		fmt.Fprintf(stderr, "learn: unknown command %q\n\n%s", args[0], usage)
+		fmt.Fprintf(stderr, "learn: unknown command %q\nRun \"learn help\" to see the commands.\n", args[0])
 		return 2
 	}
 	switch {
@@ -126,19 +137,27 @@ func flagSet(name, summary string, stderr io.Writer) *flag.FlagSet {
 // parseFlags parses args, whose flags may come before, between or after
 // the other arguments (see flagsFirst), then fills every flag not given on
 // the command line from its LEARN_* environment variable. The other
-// arguments are fs.Args() afterwards.
+// arguments are fs.Args() afterwards. A mistake is told in one line, with
+// where to read the flags, so that it does not scroll away under them.
 func parseFlags(fs *flag.FlagSet, args []string, env map[string]string) error {
-	ordered, err := flagsFirst(fs, args)
-	if err != nil {
-		fmt.Fprintln(fs.Output(), err)
-		fs.Usage()
+	out := fs.Output()
+	mistake := func(msg string) error {
+		fmt.Fprintf(out, "learn %s: %s\nRun \"learn %s -h\" to see its flags.\n", fs.Name(), msg, fs.Name())
 		return errUsage
 	}
-	if err := fs.Parse(ordered); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return errUsage
+	ordered, err := flagsFirst(fs, args)
+	if err != nil {
+		return mistake(err.Error())
+	}
+	fs.SetOutput(io.Discard)
+	err = fs.Parse(ordered)
+	fs.SetOutput(out)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.Usage()
+		return err
+	}
+	if err != nil {
+		return mistake(flagMistake(fs, err))
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
@@ -148,10 +167,50 @@ func parseFlags(fs *flag.FlagSet, args []string, env map[string]string) error {
 			continue
 		}
 		if err := fs.Set(name, v); err != nil {
-			return fmt.Errorf("environment variable %s=%q: %w", variable, v, err)
+			return fmt.Errorf("environment variable %s=%q: %s", variable, v, valueAdvice(fs.Lookup(name), v))
 		}
 	}
 	return nil
+}
+
+var (
+	undefinedFlag = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
+	invalidValue  = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for flag -+([^:]*): `)
+)
+
+// flagMistake rewords an error of the flag package for a person.
+func flagMistake(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	if m := undefinedFlag.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("unknown flag --%s", m[1])
+	}
+	if m := invalidValue.FindStringSubmatch(msg); m != nil {
+		if f := fs.Lookup(m[2]); f != nil {
+			return fmt.Sprintf("--%s %s: %s", m[2], m[1], valueAdvice(f, m[1]))
+		}
+	}
+	return msg
+}
+
+// valueAdvice says what a value of flag f looks like, for a value v it
+// does not take.
+func valueAdvice(f *flag.Flag, v string) string {
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return "not a valid value"
+	}
+	switch g.Get().(type) {
+	case time.Duration:
+		if _, err := strconv.ParseFloat(v, 64); err == nil {
+			return fmt.Sprintf("a duration needs its unit: write %ss (seconds), or such as 500ms, 2m or 1h30m", v)
+		}
+		return "not a duration: write one such as 5s, 500ms, 2m or 1h30m"
+	case int, int64, uint, uint64:
+		return "not a whole number: write one such as " + f.DefValue
+	case bool:
+		return "write true or false, or give the flag alone for true"
+	}
+	return "not a valid value (the default is " + f.DefValue + ")"
 }
 
 // envName returns the environment variable for a flag: LEARN_ and the flag

@@ -59,7 +59,12 @@ func TestCommands(t *testing.T) {
 		{"help", []string{"--help"}, 0, []string{"Commands:"}, nil},
 		{"unknown command", []string{"teleport"}, 2, nil, []string{`unknown command "teleport"`}},
 		{"serve help", []string{"serve", "--help"}, 0, nil, []string{"-addr", "[LEARN_ADDR]", "-db", "-lessons", "-log-level", "-dev"}},
-		{"serve bad flag", []string{"serve", "--colour"}, 2, nil, []string{"flag provided but not defined: -colour"}},
+		{"serve bad flag", []string{"serve", "--colour"}, 2, nil, []string{"learn serve: unknown flag --colour\nRun \"learn serve -h\" to see its flags.\n"}},
+		{"duration without unit", []string{"serve", "--run-timeout", "5"}, 2, nil, []string{"learn serve: --run-timeout 5: a duration needs its unit: write 5s"}},
+		{"not a number", []string{"check", "--run-memory", "lots"}, 2, nil, []string{"learn check: --run-memory lots: not a whole number: write one such as 64"}},
+		{"version", []string{"--version"}, 0, []string{"learn ", "go1."}, nil},
+		{"teacher add without address", []string{"teacher", "add"}, 2, nil, []string{`learn teacher: give the teacher's e-mail address, such as "learn teacher add you@school.example"`}},
+		{"teacher unknown action", []string{"teacher", "promote", "a@b.example"}, 2, nil, []string{`unknown action "promote": use add EMAIL, list or remove EMAIL`}},
 		{"check built-in", []string{"check", "--python-wasm", wasm}, 0, []string{"built-in course: ok", "lessons", "quiz questions", "exercises (solutions and starters run in the sandbox)"}, []string{"report-a-failure: reference solution", "build-the-response: starter code", "rewrite-the-message: reference solution", "done"}},
 		{"check exercises", []string{"check", "--python-wasm", wasm, badExercises}, 1, []string{
 			`exercise sum: the reference solution fails case "Two"`, "exercise sum: the starter code already passes every case",
@@ -85,6 +90,7 @@ func TestCommands(t *testing.T) {
 			`{"file":"` + filepath.Join(bad, "course.yaml") + `","message":"the course has no course.yaml`, `"severity":"warning"}`,
 		}, []string{"problem(s)"}},
 		{"check missing folder", []string{"check", filepath.Join(bad, "nope")}, 1, nil, []string{"does not exist"}},
+		{"serve missing folder", []string{"serve", "--lessons", filepath.Join(bad, "nosuchdir")}, 1, nil, []string{"the course folder " + filepath.Join(bad, "nosuchdir") + " does not exist: give the folder that holds course.yaml"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -152,8 +158,8 @@ func TestCheckJSONLines(t *testing.T) {
 		}
 		severities[p.Severity]++
 	}
-	if severities["error"] != 5 || severities["warning"] != 3 || len(severities) != 2 {
-		t.Errorf("severities = %v, want 5 errors (order, summary, objectives, minutes, takeaways) and 3 warnings (course.yaml, no practice, image alt)", severities)
+	if severities["error"] != 7 || severities["warning"] != 2 || len(severities) != 2 {
+		t.Errorf("severities = %v, want 7 errors (order, summary, objectives, minutes, takeaways, image alt, image missing) and 2 warnings (course.yaml, no practice)", severities)
 	}
 	if !strings.Contains(errOut.String(), "problem(s)") {
 		t.Errorf("the summary should go to stderr: %q", errOut.String())

@@ -97,9 +97,9 @@ func runGrade(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	course, name, err := loadCourse(*lessonsDir)
+	course, name, err := loadSoundCourse(*lessonsDir)
 	if err != nil {
-		return fmt.Errorf("load %s:\n%w", name, err)
+		return err
 	}
 	book, err := grading.Compile(course)
 	if err != nil {

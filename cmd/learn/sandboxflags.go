@@ -32,7 +32,7 @@ func (f *sandboxFlags) add(fs *flag.FlagSet) {
 	fs.IntVar(&f.cfg.MaxConcurrent, "runs-at-once", f.cfg.MaxConcurrent, "`number` of submissions run at the same time")
 	fs.IntVar(&f.cfg.QueueSize, "run-queue", f.cfg.QueueSize, "`number` of submissions that may wait; past it the server answers 503")
 	fs.DurationVar(&f.cfg.MaxQueueWait, "run-queue-wait", f.cfg.MaxQueueWait, "longest `time` a submission waits in that queue before the server answers 503")
-	fs.IntVar(&f.cfg.PoolSize, "warm-pool", f.cfg.PoolSize, "`number` of interpreters started ahead of demand; 0 starts every run cold")
+	fs.IntVar(&f.cfg.PoolSize, "warm-pool", f.cfg.PoolSize, "`number` of plain interpreters started ahead of demand, beside the 2 with the MCP teaching module (the log counts both: 6 by default); 0 leaves only those 2, so other runs start cold")
 	fs.StringVar(&f.cfg.SnapshotWasm, "sandbox-snapshot", "", "start every grading from an image of a parked interpreter, using this asyncify-instrumented `file` (make snapshot builds .cache/snapshot/python-asyncify.wasm); empty starts a fresh interpreter per grading")
 	fs.BoolVar(&f.noWorkers, "sandbox-in-process", false, "run interpreters inside this process instead of worker processes (slower; see sandbox/RATIONALE.md)")
 }

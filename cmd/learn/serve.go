@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -47,12 +49,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&cfg.lessons, "lessons", "", "serve the course in this `folder` instead of the built-in one")
 	fs.TextVar(&cfg.logLevel, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
 	fs.BoolVar(&cfg.dev, "dev", false, "development mode: readable logs; with --lessons, open pages reload when a file changes and show the course's problems")
-	fs.IntVar(&cfg.runsPerMinute, "runs-per-minute", progress.DefaultRunsPerMinute, "how often one learner may run code, per `minute`; past it the server answers 429")
+	fs.IntVar(&cfg.runsPerMinute, "runs-per-minute", progress.DefaultRunsPerMinute, "`number` of code runs one learner may start per minute; past it the server answers 429")
 	fs.IntVar(&cfg.runsPerAddress, "runs-per-minute-per-address", progress.DefaultRunsPerMinutePerAddress,
-		"how often all learners behind one client address may run code together, per `minute`; raise it for a large classroom behind one NAT address, 0 turns it off")
-	fs.IntVar(&cfg.postsPerMinute, "posts-per-minute", progress.DefaultAnswersPerMinute, "how many graded answers (checks, quizzes, reviews) one learner may post per `minute`")
+		"`number` of code runs all learners behind one client address may start together per minute; raise it for a large classroom behind one NAT address, 0 turns it off")
+	fs.IntVar(&cfg.postsPerMinute, "posts-per-minute", progress.DefaultAnswersPerMinute, "`number` of graded answers (checks, quizzes, reviews) one learner may post per minute")
 	fs.IntVar(&cfg.postsPerAddress, "posts-per-minute-per-address", progress.DefaultAnswersPerMinutePerAddress,
-		"how many graded answers all learners behind one client address may post per `minute`; 0 turns it off")
+		"`number` of graded answers all learners behind one client address may post together per minute; 0 turns it off")
 	fs.DurationVar(&cfg.keyGrace, "key-grace", defaultKeyGrace, "how long cookies signed with a key replaced by \"learn rotate-keys\" still verify (a `duration`)")
 	fs.StringVar(&cfg.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://`host:port`/metrics; off when empty")
 	var sf sandboxFlags
@@ -89,32 +91,50 @@ func newLogger(w io.Writer, level slog.Level, dev bool) *slog.Logger {
 
 // loadCourse loads the course folder dir (through lessons.OpenFolder, so
 // nothing outside it is read), or the built-in course when dir is "". It
-// returns the course and the name to speak of it by.
-func loadCourse(dir string) (*lessons.Course, string, error) {
+// returns the course of the lessons without errors of their own (see
+// lessons.LoadSound), the name to speak of it by, and every problem found.
+func loadCourse(dir string) (*lessons.Course, string, lessons.Problems, error) {
 	if dir == "" {
-		c, err := lessons.Load(lessons.BuiltIn())
-		return c, "built-in course", err
+		c, ps, err := lessons.LoadSound(lessons.BuiltIn())
+		return c, "built-in course", ps, err
 	}
 	fsys, closer, err := lessons.OpenFolder(dir)
 	if err != nil {
-		return nil, dir, err
+		return nil, dir, nil, err
 	}
 	defer closer.Close()
-	c, err := lessons.Load(fsys)
-	return c, dir, err
+	c, ps, err := lessons.LoadSound(fsys)
+	return c, dir, ps, err
+}
+
+// loadSoundCourse is loadCourse for a command that needs the whole course:
+// a course with errors is an error listing every problem.
+func loadSoundCourse(dir string) (*lessons.Course, string, error) {
+	course, name, problems, err := loadCourse(dir)
+	if err != nil {
+		return nil, name, err
+	}
+	if len(problems.Errors()) > 0 {
+		return nil, name, fmt.Errorf("load %s:\n%w", name, problems)
+	}
+	return course, name, nil
 }
 
 // serve runs the server until ctx is cancelled, then shuts down in reverse
 // order of start. If listening is non-nil it receives the bound address
 // once the server accepts connections (tests use it with port 0).
+//
+// In development mode on a course folder a broken course does not stop
+// it: the lessons without errors are served and every page shows the
+// problems until they are fixed.
 func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening chan<- string) error {
-	course, courseName, err := loadCourse(cfg.lessons)
-	var problems lessons.Problems
-	if err != nil && !errors.As(err, &problems) {
+	devCourse := cfg.dev && cfg.lessons != ""
+	course, courseName, problems, err := loadCourse(cfg.lessons)
+	if err != nil {
 		return err
 	}
-	if err != nil {
-		return fmt.Errorf("load %s:\n%w\nfix these, then check again with \"learn check %s\"", courseName, err, cfg.lessons)
+	if len(problems.Errors()) > 0 && !devCourse {
+		return fmt.Errorf("load %s:\n%w\nfix these, then check again with \"learn check %s\" (or serve with --dev to see them on the pages)", courseName, problems, cfg.lessons)
 	}
 	log.Info("course loaded", "course", courseName, "lessons", len(course.Lessons))
 
@@ -184,14 +204,14 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 	}
 	srv, err := web.New(web.Config{
 		App: app, Assets: assets, Logger: log, CookieKey: key, OldCookieKeys: oldKeys, Observer: observer,
-		Dev:   cfg.dev && cfg.lessons != "",
+		Dev:   devCourse,
 		Ready: []web.ReadyCheck{{Name: "sandbox", Check: func(context.Context) error { return sandboxReadiness(box) }}},
 	})
 	if err != nil {
 		return err
 	}
-	if cfg.dev && cfg.lessons != "" {
-		go watchCourse(ctx, cfg.lessons, srv, log)
+	if devCourse {
+		go watchCourse(ctx, cfg.lessons, srv, box, course, problems, log)
 	}
 
 	ln, err := net.Listen("tcp", cfg.addr)
@@ -219,7 +239,12 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 	}
 	served := make(chan error, 1)
 	go func() { served <- httpServer.Serve(ln) }()
-	log.Info("serving", "url", "http://"+ln.Addr().String(), "db", dbName(cfg.db))
+	local, network := learnerURLs(ln.Addr(), interfaceAddrs())
+	if len(network) > 0 {
+		log.Info("serving", "url", local, "db", dbName(cfg.db), "network", strings.Join(network, " "))
+	} else {
+		log.Info("serving", "url", local, "db", dbName(cfg.db))
+	}
 	if listening != nil {
 		listening <- ln.Addr().String()
 	}
@@ -239,6 +264,45 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
+}
+
+// learnerURLs returns the address to open on this machine for a server
+// listening at addr, and for a listener on every interface (such as ":8080",
+// which binds [::] or 0.0.0.0, an address nobody can type) the address of
+// each of the machine's other interfaces, for the other machines of a
+// classroom.
+func learnerURLs(addr net.Addr, ifaces []net.IP) (local string, network []string) {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return "http://" + addr.String(), nil
+	}
+	port := strconv.Itoa(tcp.Port)
+	if !tcp.IP.IsUnspecified() {
+		return "http://" + net.JoinHostPort(tcp.IP.String(), port), nil
+	}
+	for _, ip := range ifaces {
+		if ip.IsLoopback() || ip.IsLinkLocalUnicast() || (tcp.IP.To4() != nil && ip.To4() == nil) {
+			continue
+		}
+		network = append(network, "http://"+net.JoinHostPort(ip.String(), port))
+	}
+	return "http://" + net.JoinHostPort("localhost", port), network
+}
+
+// interfaceAddrs returns the IP addresses of the machine's interfaces, or
+// none when they cannot be read.
+func interfaceAddrs() []net.IP {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return nil
+	}
+	var ips []net.IP
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok {
+			ips = append(ips, n.IP)
+		}
+	}
+	return ips
 }
 
 // sandboxReadiness is the sandbox's /readyz answer: nil when ready, else
@@ -283,11 +347,27 @@ func serveMetrics(addr string, m *metrics.Metrics, log *slog.Logger) (stop func(
 // directory listing each time, which costs next to nothing.
 const coursePoll = 250 * time.Millisecond
 
-// watchCourse reloads the course when a file at the top of dir changes
-// (names, sizes and modification times are compared), and tells srv:
+// watchCourse reloads the course when a file of dir, or of a folder in it
+// such as an image, changes (names, sizes and modification times are
+// compared), and tells srv:
 // open pages reload, or show every problem while the folder has any. The
-// last good course is served meanwhile.
-func watchCourse(ctx context.Context, dir string, srv *web.Server, log *slog.Logger) {
+// last good course is served meanwhile. course and problems are what was
+// loaded at start. After each load the exercises' reference solutions and
+// starters run in box (see devCheck).
+func watchCourse(ctx context.Context, dir string, srv *web.Server, box grading.Runner, course *lessons.Course, problems lessons.Problems, log *slog.Logger) {
+	stopCheck := func() {}
+	defer func() { stopCheck() }()
+	showAndCheck := func(c *lessons.Course, ps lessons.Problems) {
+		if len(ps.Errors()) > 0 {
+			srv.ShowProblems(ps)
+			log.Warn("course has problems; pages show them until they are fixed", "problems", ps.Error())
+		}
+		stopCheck()
+		var checkCtx context.Context
+		checkCtx, stopCheck = context.WithCancel(ctx)
+		go devCheck(checkCtx, srv, box, c, ps.Errors(), log)
+	}
+	showAndCheck(course, problems)
 	last := courseStamp(dir)
 	tick := time.NewTicker(coursePoll)
 	defer tick.Stop()
@@ -302,37 +382,77 @@ func watchCourse(ctx context.Context, dir string, srv *web.Server, log *slog.Log
 			continue
 		}
 		last = stamp
-		course, _, err := loadCourse(dir)
-		var problems lessons.Problems
-		switch {
-		case errors.As(err, &problems):
-			srv.ShowProblems(problems)
-			log.Warn("course not reloaded: fix these problems", "problems", problems.Error())
-		case err != nil:
+		c, _, ps, err := loadCourse(dir)
+		if err != nil {
 			srv.ShowProblems(lessons.Problems{{File: ".", Message: err.Error()}})
 			log.Warn("course not reloaded", "err", err)
-		default:
-			if err := srv.Reload(course); err != nil {
+			continue
+		}
+		if len(ps.Errors()) == 0 {
+			if err := srv.Reload(c); err != nil {
 				log.Warn("course not reloaded", "err", err)
 				continue
 			}
-			log.Info("course reloaded", "lessons", len(course.Lessons), "warnings", len(course.Warnings))
+			log.Info("course reloaded", "lessons", len(c.Lessons), "warnings", len(c.Warnings))
 		}
+		showAndCheck(c, ps)
 	}
 }
 
-// courseStamp summarises the names, sizes and times of the files at the
-// top of dir.
+// devCheck runs the reference solution and the starter of every exercise
+// of c in box, as learn check does, and when one fails (or passes) shows it
+// on the pages with its diff, after errs, the folder's other errors. It
+// gives up silently once ctx ends (a newer version of the course is being
+// checked).
+func devCheck(ctx context.Context, srv *web.Server, box grading.Runner, c *lessons.Course, errs lessons.Problems, log *slog.Logger) {
+	jobs, failed := exerciseJobs(c, nil)
+	ps, err := runExercises(ctx, box, jobs, false, func(string) {})
+	if ctx.Err() != nil {
+		return
+	}
+	if err != nil {
+		log.Warn("exercises of the course not checked", "err", err)
+		return
+	}
+	failed = append(failed, ps...)
+	if len(failed) == 0 {
+		return
+	}
+	all := append(errs, failed...)
+	srv.ShowProblems(all)
+	log.Warn("exercises of the course fail their checks; pages show them until they are fixed", "problems", lessons.Problems(failed).Error())
+}
+
+// maxStampFiles bounds the files courseStamp looks at, so a folder holding
+// far more than a course costs no more than a course.
+const maxStampFiles = 5000
+
+// courseStamp summarises the names, sizes and times of the files in dir
+// and the folders inside it (where images and downloads may be), but
+// hidden ones such as .git.
 func courseStamp(dir string) string {
-	entries, err := os.ReadDir(dir)
+	var stamp strings.Builder
+	n := 0
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p != dir && strings.HasPrefix(e.Name(), ".") {
+			if e.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if n++; n > maxStampFiles {
+			return filepath.SkipAll
+		}
+		if info, err := e.Info(); err == nil {
+			fmt.Fprintf(&stamp, "%s:%d:%d;", p, info.Size(), info.ModTime().UnixNano())
+		}
+		return nil
+	})
 	if err != nil {
 		return err.Error()
-	}
-	var stamp strings.Builder
-	for _, e := range entries {
-		if info, err := e.Info(); err == nil {
-			fmt.Fprintf(&stamp, "%s:%d:%d;", e.Name(), info.Size(), info.ModTime().UnixNano())
-		}
 	}
 	return stamp.String()
 }

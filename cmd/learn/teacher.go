@@ -32,6 +32,24 @@ Usage:
 Flags (--db is also read from LEARN_DB):
 `
 
+// teacherArgsMistake says what is wrong with the arguments of learn
+// teacher, or "" when they are an action with what it needs.
+func teacherArgsMistake(pos []string) string {
+	switch {
+	case pos[0] == "list" && len(pos) > 1:
+		return fmt.Sprintf("list takes no argument, but got %q", strings.Join(pos[1:], " "))
+	case pos[0] == "list":
+		return ""
+	case pos[0] != "add" && pos[0] != "remove":
+		return fmt.Sprintf("unknown action %q: use add EMAIL, list or remove EMAIL", pos[0])
+	case len(pos) == 1:
+		return fmt.Sprintf("give the teacher's e-mail address, such as \"learn teacher %s you@school.example\"", pos[0])
+	case len(pos) > 2:
+		return fmt.Sprintf("%s takes one e-mail address, but got %d arguments: %q (put a name with spaces in quotes after --name)", pos[0], len(pos)-1, strings.Join(pos[1:], " "))
+	}
+	return ""
+}
+
 // runTeacher is "learn teacher": it opens the database directly, so it
 // works while the server runs (SQLite's WAL lets both write).
 func runTeacher(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -55,10 +73,8 @@ func runTeacher(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		fs.Usage()
 		return errUsage
 	}
-	want := map[string]int{"add": 2, "list": 1, "remove": 2}
-	n, ok := want[pos[0]]
-	if !ok || len(pos) != n {
-		fmt.Fprintf(stderr, "learn teacher: expected \"add EMAIL\", \"list\" or \"remove EMAIL\", got %q\n", strings.Join(pos, " "))
+	if msg := teacherArgsMistake(pos); msg != "" {
+		fmt.Fprintf(stderr, "learn teacher: %s\n", msg)
 		return errUsage
 	}
 	// The same database the server uses: a SQLite file, or PostgreSQL for

@@ -100,7 +100,8 @@ func Run(t *testing.T, open Open) {
 			{"DeleteLearnerTakesPosts", testDeleteLearnerTakesPosts},
 			{"PageGeneration", testPageGeneration}, // generation.go
 		}},
-		{"RateLimits", []test{{"Suite", testRateLimits}}}, // progress.RateLimiter (ratelimits.go)
+		{"RateLimits", []test{{"Suite", testRateLimits}}},   // progress.RateLimiter (ratelimits.go)
+		{"Stats", []test{{"CourseStats", testCourseStats}}}, // progress.StatsStore (stats.go)
 		{"Secrets", []test{ // progress.SecretStore (secrets.go)
 			{"Stable", testSecretStable},
 			{"Rotation", testSecretRotation},
