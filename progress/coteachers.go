@@ -13,6 +13,7 @@ const MaxCoTeachers = 10
 
 // TeachingTeam is who teaches a class: its owner and co-teachers.
 type TeachingTeam struct {
+	Class Class
 	Owner Teacher
 	Co    []CoTeacher
 }
@@ -37,7 +38,7 @@ func (s *Service) classTeachers(ctx context.Context, c Class) (TeachingTeam, err
 	if err != nil {
 		return TeachingTeam{}, err
 	}
-	return TeachingTeam{Owner: owner, Co: co}, nil
+	return TeachingTeam{Class: c, Owner: owner, Co: co}, nil
 }
 
 // AddCoTeacher makes the teacher account with this e-mail (one made with

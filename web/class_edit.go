@@ -226,13 +226,9 @@ func (s *Server) coTeacherRemove(w http.ResponseWriter, r *http.Request) error {
 	}
 	i := slices.IndexFunc(team.Co, func(c progress.CoTeacher) bool { return c.ID == teacher })
 	if i >= 0 && team.Owner.ID == a.TeacherID {
-		c, err := s.app.Class(r.Context(), a, id)
-		if err != nil {
-			return err
-		}
 		name := team.Co[i].Name
 		if ok, err := s.confirmed(w, r, ConfirmView{Title: "Remove " + name + " as co-teacher?",
-			Question: removeCoTeacherQuestion(name, c.Name),
+			Question: removeCoTeacherQuestion(name, team.Class.Name),
 			Action:   fmt.Sprintf("%s/teachers/%d/remove", classURL(id), teacher), Button: "Remove " + name, Cancel: classURL(id) + "#teachers"}); !ok || err != nil {
 			return err
 		}

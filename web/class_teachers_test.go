@@ -215,3 +215,36 @@ func (w *classWorld) teamAndName(owner progress.Actor, id int64) string {
 	}
 	return fmt.Sprintf("%s code %s archived %v members %v co %v", c.Name, c.JoinCode, c.Archived(), names, co)
 }
+
+// TestRemoveCoTeacherAsksFirst: without the confirmation, removing a
+// co-teacher draws the question (naming them and the class) and removes
+// nobody; confirmed, it removes them and says so.
+func TestRemoveCoTeacherAsksFirst(t *testing.T) {
+	w := newClassWorld(t)
+	w.addTeacher("owner@school.example", false)
+	w.addTeacher("co@school.example", false)
+	owner := w.browser()
+	owner.signIn("owner@school.example")
+	class := owner.createClass("Year 9")
+	if a := owner.post(class+"/teachers", url.Values{"email": {"co@school.example"}}); a.status != http.StatusSeeOther {
+		t.Fatalf("adding the co-teacher = %d", a.status)
+	}
+	co, err := w.st.FindTeacherByEmail(context.Background(), "co@school.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	remove := fmt.Sprintf("%s/teachers/%d/remove", class, co.ID)
+	a := owner.post(remove, url.Values{})
+	if a.status != http.StatusOK || !strings.Contains(a.body, removeCoTeacherQuestion(co.Name, "Year 9")) {
+		t.Fatalf("an unconfirmed removal = %d, want the question:\n%.600s", a.status, a.body)
+	}
+	if body := owner.get(class).body; !strings.Contains(body, "co@school.example") {
+		t.Fatal("an unconfirmed removal removed the co-teacher")
+	}
+	if a := owner.post(remove, confirmYes); a.status != http.StatusSeeOther || !strings.Contains(a.location, "done=teacher-removed") {
+		t.Fatalf("the confirmed removal = %d to %q", a.status, a.location)
+	}
+	if body := owner.get(class + "?done=teacher-removed").body; strings.Contains(body, "co@school.example") || !strings.Contains(body, "no longer sees this class") {
+		t.Error("after the confirmed removal the dashboard still lists the co-teacher, or does not say what happened")
+	}
+}

@@ -103,7 +103,7 @@ func exercisePanel(v *ExerciseView) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if v.Status != nil {
-			templ_7745c5c3_Err = partStatus(v.Status).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = partStatus(v.Status, true).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

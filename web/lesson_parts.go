@@ -48,11 +48,11 @@ func quizStatus(sum progress.Summary, lesson *lessons.Lesson) *PartStatus {
 	if qs.Passed {
 		return &PartStatus{Done: true, Text: fmt.Sprintf("Passed: %s, the last on %s.", record, dateText(qs.LastAt, sum.Zone))}
 	}
-	return &PartStatus{Text: fmt.Sprintf("Not passed yet: %s, the last on %s. %s", record, dateText(qs.LastAt, sum.Zone), newVersionsText)}
+	return &PartStatus{Text: fmt.Sprintf("Not passed yet: %s, the last on %s.", record, dateText(qs.LastAt, sum.Zone)), NewTry: true}
 }
 
-// newVersionsText ends the status of a quiz not passed yet while a try is
-// open (withQuizWait takes it off during a wait).
+// newVersionsText follows the status of a quiz not passed yet while its
+// next try is open (not during a wait, when no try is).
 const newVersionsText = "This try asks new versions of the questions."
 
 // exerciseStatus says how the learner's runs of an exercise went; nil

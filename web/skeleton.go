@@ -264,7 +264,7 @@ func (s *Server) writePart(r *http.Request, buf *bytes.Buffer, lesson *lessons.L
 	if touched(sum, lesson, w) {
 		wv := learnerWidgetView(lesson, w, sum, draw, attempt)
 		if w.Kind == quiz.KindQuiz {
-			wv.setWait(wait)
+			wv.Wait = wait
 		}
 		return widget(wv).Render(r.Context(), buf)
 	}

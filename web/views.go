@@ -163,6 +163,9 @@ type TOCEntry struct {
 type PartStatus struct {
 	Done bool
 	Text string
+	// NewTry marks a quiz not passed yet, whose next try asks new
+	// versions of the questions (said unless the learner must wait).
+	NewTry bool
 }
 
 // BodyPart is one piece of a lesson body: rendered HTML, a widget, an

@@ -165,16 +165,7 @@ func (s *Server) withQuizWait(r *http.Request, lesson *lessons.Lesson, w *lesson
 		return fmt.Errorf("web: quiz turn of %s: %w", lesson.Slug, err)
 	}
 	if now := s.now(); turn.Waiting(now) {
-		v.setWait(quizWaitView(turn.OpensAt, now, turn.FailedInRow, sum.Zone))
+		v.Wait = quizWaitView(turn.OpensAt, now, turn.FailedInRow, sum.Zone)
 	}
 	return nil
-}
-
-// setWait shows the wait before the quiz's next attempt (nil for none);
-// while there is one no try is open, so the status does not promise one.
-func (v *WidgetView) setWait(wait *QuizWait) {
-	v.Wait = wait
-	if wait != nil && v.Status != nil {
-		v.Status.Text = strings.TrimSuffix(v.Status.Text, " "+newVersionsText)
-	}
 }
