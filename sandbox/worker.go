@@ -51,14 +51,16 @@ type workerMsg struct {
 
 // workerEvent goes from a worker to the supervisor.
 type workerEvent struct {
-	// Kind is ready, fail, pool, started, stdout, done or free. A fail
-	// before ready means the engine did not open; after it, that its
-	// interpreter never starts (Err says why, naming the file). Err on
-	// ready says why the snapshot start asked for could not be had (the
-	// worker then starts interpreters as without it).
+	// Kind is ready, fail, pool, snapshot, started, stdout, done or free.
+	// A fail before ready means the engine did not open; after it, that
+	// its interpreter never starts (Err says why, naming the file). Err on
+	// ready or snapshot says why the snapshot start asked for could not be
+	// had (the worker then starts interpreters as without it); Snap on
+	// ready, and a snapshot without Err, that it starts them from images.
 	Kind    string
 	ID      uint64
 	N       int // pool: parked instances
+	Snap    bool
 	Data    []byte
 	Cold    bool
 	Outcome execOutcome
@@ -96,12 +98,22 @@ func serveWorker(r io.Reader, w io.Writer) int {
 	// decoded functions); hand it back to the system before serving.
 	debug.FreeOSMemory()
 	ready := workerEvent{Kind: "ready"}
-	if e.snapErr != nil {
-		ready.Err = e.snapErr.Error()
+	on, snapErr := e.snapshotState()
+	ready.Snap = on
+	if snapErr != nil {
+		ready.Err = snapErr.Error()
 	}
 	send(ready)
 	e.fill(func(n int) { send(workerEvent{Kind: "pool", N: n}) },
-		func(err error) { send(workerEvent{Kind: "fail", Err: err.Error()}) })
+		func(err error) { send(workerEvent{Kind: "fail", Err: err.Error()}) },
+		func(err error) {
+			if err != nil {
+				send(workerEvent{Kind: "snapshot", Err: err.Error()})
+				return
+			}
+			debug.FreeOSMemory()
+			send(workerEvent{Kind: "snapshot", Snap: true})
+		})
 	for {
 		var m workerMsg
 		if err := dec.Decode(&m); err != nil {
@@ -192,8 +204,15 @@ type procPool struct {
 	// then a worker's report that its interpreter never starts breaks the
 	// pool: failErr holds it, and nothing runs.
 	served atomic.Bool
-	// snapNote logs, once, why workers could not have the snapshot start.
+	// snapNote logs, once, why workers could not have the snapshot start,
+	// and snapErr keeps it: a worker started after that starts fresh.
+	// snapOK is set once a worker starts from images: one started after
+	// that images at once, its code being in the cache by then.
 	snapNote sync.Once
+	snapOnce sync.Once
+	snapMu   sync.Mutex
+	snapErr  error
+	snapOK   atomic.Bool
 	failMu   sync.Mutex
 	failErr  error
 }
@@ -216,7 +235,9 @@ type worker struct {
 	events chan workerEvent // closed when the worker's stdout ends
 	exited chan struct{}    // closed when the process has been reaped
 	parked atomic.Int32
-	seq    uint64
+	// snap is set while the process starts interpreters from images.
+	snap atomic.Bool
+	seq  uint64
 }
 
 func newProcPool(cfg engineConfig, n int, timeout time.Duration, log *slog.Logger) *procPool {
@@ -300,6 +321,48 @@ func (pp *procPool) startFailed(w *worker, msg string) {
 	pp.poolChanged()
 }
 
+// snapshotNote takes a worker's report on the snapshot start: on, or
+// why not (logged once).
+func (pp *procPool) snapshotNote(w *worker, on bool, msg string) {
+	if msg != "" {
+		pp.snapMu.Lock()
+		if pp.snapErr == nil {
+			pp.snapErr = errors.New(msg)
+		}
+		pp.snapMu.Unlock()
+		pp.snapNote.Do(func() {
+			pp.log.Warn("sandbox: the snapshot start is off; interpreters start fresh for every submission", "err", msg)
+		})
+		return
+	}
+	if on {
+		w.snap.Store(true)
+		pp.snapOK.Store(true)
+		pp.snapOnce.Do(func() { pp.log.Info("sandbox: interpreters start from snapshot images") })
+	}
+}
+
+func (pp *procPool) snapErrSet() bool {
+	pp.snapMu.Lock()
+	defer pp.snapMu.Unlock()
+	return pp.snapErr != nil
+}
+
+func (pp *procPool) snapshotState() (bool, error) {
+	pp.snapMu.Lock()
+	err := pp.snapErr
+	pp.snapMu.Unlock()
+	if err != nil {
+		return false, err
+	}
+	for _, w := range pp.workers {
+		if !w.snap.Load() {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
 func (pp *procPool) broken() error {
 	pp.failMu.Lock()
 	defer pp.failMu.Unlock()
@@ -366,6 +429,7 @@ func (w *worker) spawn(ctx context.Context) error {
 	w.events, w.exited = events, exited
 	w.mu.Unlock()
 	w.parked.Store(0)
+	w.snap.Store(false)
 	go func() {
 		dec := gob.NewDecoder(bufio.NewReader(stdout))
 		ready := false
@@ -385,13 +449,12 @@ func (w *worker) spawn(ctx context.Context) error {
 			case ev.Kind == "fail" && ready:
 				w.pp.startFailed(w, ev.Err)
 				continue
+			case ev.Kind == "snapshot":
+				w.pp.snapshotNote(w, ev.Snap, ev.Err)
+				continue
 			case ev.Kind == "ready":
 				ready = true
-				if ev.Err != "" {
-					w.pp.snapNote.Do(func() {
-						w.pp.log.Warn("sandbox: the snapshot start is off; interpreters start fresh for every submission", "err", ev.Err)
-					})
-				}
+				w.pp.snapshotNote(w, ev.Snap, ev.Err)
 			}
 			events <- ev
 		}
@@ -409,6 +472,12 @@ func (w *worker) spawn(ctx context.Context) error {
 	cfg := w.pp.cfg
 	cfg.PoolSize = w.target
 	cfg.MCPPoolSize = w.mcpTarget
+	// A worker started once another has the snapshot start images at
+	// once; once it failed, none tries again.
+	cfg.SnapshotLater = !w.pp.snapOK.Load()
+	if w.pp.snapErrSet() {
+		cfg.SnapshotWasm, cfg.SnapshotBuiltIn = "", false
+	}
 	if err := w.enc.Encode(workerMsg{Config: &cfg}); err != nil {
 		w.kill(nil)
 		return fmt.Errorf("sandbox: configure worker: %w", err)
