@@ -75,7 +75,8 @@ type engineConfig struct {
 	SnapshotWasm    string
 	SnapshotBuiltIn bool
 	// SnapshotLater opens the engine with the fresh start and leaves the
-	// imaging to upgrade, so that the first start on a cold cache is ready
+	// imaging to beginUpgrade, which the sandbox calls once it is warm, so
+	// that the first start on a cold cache is ready
 	// as soon as without the snapshot start (compiling the instrumented
 	// module takes about twice as long as the plain one). Without it the
 	// engine images at open (a restarted worker, once the snapshot start is
@@ -152,12 +153,8 @@ type engine struct {
 	// instantiating counts fresh instances between their start and their
 	// park (or end): the plain module may not be closed under them.
 	instantiating sync.WaitGroup
-	// With cfg.SnapshotLater, upgradeAfter is how many more instances must
-	// start before the engine upgrades (the first fill of its pool), and
-	// onUpgrade gets the upgrade's result; upgradeAfter is -1 once the
-	// upgrade has begun or when none is due.
-	upgradeAfter int
-	onUpgrade    func(error)
+	// upgradeBegun is set once beginUpgrade has started the upgrade.
+	upgradeBegun bool
 	// running counts instance goroutines. The runtime may only be closed
 	// once they have all returned: closing it frees linear memory (an
 	// mmap), which a guest still running would then fault on.
@@ -191,9 +188,8 @@ func openEngine(ctx context.Context, cfg engineConfig) (*engine, error) {
 	e := &engine{
 		cfg: cfg, rt: rt, compiled: compiled, code: code,
 		ctx: ectx, cancel: cancel,
-		mem:          newMemPool(2),
-		wake:         make(chan struct{}, 1),
-		upgradeAfter: -1,
+		mem:  newMemPool(2),
+		wake: make(chan struct{}, 1),
 	}
 	if cfg.snapshot() && !cfg.SnapshotLater {
 		// Nothing runs yet, so nothing else can fail here.
@@ -543,17 +539,9 @@ func (inst *instance) discard() {
 // called with the number of parked instances whenever it changes; onFail,
 // if not nil, is called once if the interpreter never starts (see
 // noteStartLocked), with an error that names its file and says why.
-//
-// With cfg.SnapshotLater, the engine upgrades to the snapshot start in the
-// background once the first fill has started the whole pool (at once with
-// no pool), and then calls onUpgrade, if not nil, with upgrade's result:
-// the pool first fills as fast as without the snapshot start.
-func (e *engine) fill(onPool func(int), onFail func(error), onUpgrade func(error)) {
+func (e *engine) fill(onPool func(int), onFail func(error)) {
 	e.mu.Lock()
-	e.onPool, e.onFail, e.onUpgrade = onPool, onFail, onUpgrade
-	if e.cfg.SnapshotLater && e.cfg.snapshot() && e.snap == nil && e.snapErr == nil {
-		e.upgradeAfter = e.cfg.PoolSize + e.cfg.MCPPoolSize
-	}
+	e.onPool, e.onFail = onPool, onFail
 	e.target = [numKinds]int{kindPlain: e.cfg.PoolSize, kindMCP: e.cfg.MCPPoolSize}
 	// The first fill alternates kinds, so both are ready early.
 	for i := range max(e.cfg.PoolSize, e.cfg.MCPPoolSize) {
@@ -564,7 +552,6 @@ func (e *engine) fill(onPool func(int), onFail func(error), onUpgrade func(error
 			e.need = append(e.need, kindPlain)
 		}
 	}
-	e.maybeUpgradeLocked()
 	e.mu.Unlock()
 	if e.cfg.PoolSize <= 0 && e.cfg.MCPPoolSize <= 0 {
 		if onPool != nil {
@@ -610,15 +597,20 @@ func (e *engine) refill() {
 	}
 }
 
-// maybeUpgradeLocked begins the upgrade due once the first fill is done
-// (see fill). The caller holds e.mu.
-func (e *engine) maybeUpgradeLocked() {
-	if e.upgradeAfter != 0 || e.closed {
+// beginUpgrade runs upgrade in the background, once however often it is
+// called, and then calls onUpgrade, if not nil, with its result. The
+// sandbox calls it once it is warm, so that a first start on a cold cache
+// is ready as soon as without the snapshot start (see
+// engineConfig.SnapshotLater). It does nothing if the engine has no
+// snapshot start to upgrade to, or has it already.
+func (e *engine) beginUpgrade(onUpgrade func(error)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.upgradeBegun || e.closed || !e.cfg.snapshot() || e.snap != nil || e.snapErr != nil {
 		return
 	}
-	e.upgradeAfter = -1
+	e.upgradeBegun = true
 	e.running.Add(1)
-	onUpgrade := e.onUpgrade
 	go func() {
 		defer e.running.Done()
 		err := e.upgrade(e.ctx)
@@ -650,10 +642,6 @@ func (e *engine) startOne(kind harnessKind) {
 	gaveUp := e.noteStartLocked(err)
 	if err == nil {
 		e.parked[kind] = append(e.parked[kind], inst)
-		if e.upgradeAfter > 0 {
-			e.upgradeAfter--
-		}
-		e.maybeUpgradeLocked()
 	}
 	n, onPool, onFail := len(e.parked[kindPlain])+len(e.parked[kindMCP]), e.onPool, e.onFail
 	e.mu.Unlock()

@@ -20,7 +20,7 @@ func TestPoolFollowsDemand(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.close(context.Background())
-	e.fill(nil, nil, nil)
+	e.fill(nil, nil)
 	counts := func() (plain, mcp int, target [numKinds]int) {
 		e.mu.Lock()
 		defer e.mu.Unlock()

@@ -96,6 +96,9 @@ type executor interface {
 	// broken returns why the interpreter never starts, once that is known
 	// (see engine.noteStartLocked), else nil. It never waits.
 	broken() error
+	// upgrade begins the snapshot start in every engine, in the background
+	// (see engine.beginUpgrade); Warm calls it once the pool is full.
+	upgrade()
 	// snapshotState reports whether every engine starts from images, or
 	// why the snapshot start is off; neither while an upgrade may come.
 	// It never waits.
@@ -165,7 +168,8 @@ func (s *Sandbox) Config() Config { return s.cfg }
 // 0.3 s, else about 7 s), starts the workers and fills the warm pool,
 // calling progress (if not nil) with a line for a log at each step. Run and
 // Grade work before Warm ends, starting cold. Ready reports true once Warm
-// has succeeded.
+// has succeeded; then the snapshot start, if on, images its interpreters
+// in the background (see WaitSnapshot).
 func (s *Sandbox) Warm(ctx context.Context, progress func(msg string)) error {
 	if progress == nil {
 		progress = func(string) {}
@@ -182,6 +186,11 @@ func (s *Sandbox) Warm(ctx context.Context, progress func(msg string)) error {
 	}
 	s.ready.Store(true)
 	progress(fmt.Sprintf("sandbox ready in %v", time.Since(t).Round(time.Millisecond)))
+	// Ready with the fresh start; the images come next, in the background,
+	// so that a cold cache is ready as soon as without them.
+	if s.snapErr == nil {
+		s.exec.upgrade()
+	}
 	return nil
 }
 
@@ -568,14 +577,24 @@ func (p *inProcess) start(ctx context.Context, progress func(string)) error {
 		p.failErr = err
 		changed()
 		p.mu.Unlock()
-	}, func(err error) {
+	})
+	return nil
+}
+
+func (p *inProcess) upgrade() {
+	p.mu.Lock()
+	e := p.e
+	p.mu.Unlock()
+	if e == nil {
+		return
+	}
+	e.beginUpgrade(func(err error) {
 		if err != nil {
 			p.log.Warn("sandbox: the snapshot start is off; interpreters start fresh for every submission", "err", err)
 			return
 		}
 		p.log.Info("sandbox: interpreters start from snapshot images")
 	})
-	return nil
 }
 
 func (p *inProcess) snapshotState() (bool, error) {

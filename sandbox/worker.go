@@ -47,6 +47,9 @@ type workerMsg struct {
 	Config *engineConfig
 	ID     uint64
 	Req    *execRequest
+	// Upgrade asks the worker to begin the snapshot start (see
+	// engine.beginUpgrade); it answers with a snapshot event.
+	Upgrade bool
 }
 
 // workerEvent goes from a worker to the supervisor.
@@ -105,21 +108,25 @@ func serveWorker(r io.Reader, w io.Writer) int {
 	}
 	send(ready)
 	e.fill(func(n int) { send(workerEvent{Kind: "pool", N: n}) },
-		func(err error) { send(workerEvent{Kind: "fail", Err: err.Error()}) },
-		func(err error) {
-			if err != nil {
-				send(workerEvent{Kind: "snapshot", Err: err.Error()})
-				return
-			}
-			debug.FreeOSMemory()
-			send(workerEvent{Kind: "snapshot", Snap: true})
-		})
+		func(err error) { send(workerEvent{Kind: "fail", Err: err.Error()}) })
+	upgraded := func(err error) {
+		if err != nil {
+			send(workerEvent{Kind: "snapshot", Err: err.Error()})
+			return
+		}
+		// Compiling and imaging left a heap behind, as at the start.
+		debug.FreeOSMemory()
+		send(workerEvent{Kind: "snapshot", Snap: true})
+	}
 	for {
 		var m workerMsg
 		if err := dec.Decode(&m); err != nil {
 			// The supervisor closed the pipe or died.
 			_ = e.close(context.Background())
 			return 0
+		}
+		if m.Upgrade {
+			e.beginUpgrade(upgraded)
 		}
 		if m.Req == nil {
 			continue
@@ -213,8 +220,11 @@ type procPool struct {
 	snapMu   sync.Mutex
 	snapErr  error
 	snapOK   atomic.Bool
-	failMu   sync.Mutex
-	failErr  error
+	// upgradeAsked is set once upgrade has run: a worker started after
+	// that is asked to upgrade as it starts.
+	upgradeAsked atomic.Bool
+	failMu       sync.Mutex
+	failErr      error
 }
 
 type worker struct {
@@ -229,6 +239,7 @@ type worker struct {
 	// with a respawn; everything else uses a worker only while holding it
 	// (taken from the idle list or being spawned).
 	mu     sync.Mutex
+	encMu  sync.Mutex // serialises messages to the process (see send)
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	enc    *gob.Encoder
@@ -342,6 +353,32 @@ func (pp *procPool) snapshotNote(w *worker, on bool, msg string) {
 	}
 }
 
+// send writes one message to the worker's process.
+func (w *worker) send(m workerMsg) error {
+	w.encMu.Lock()
+	defer w.encMu.Unlock()
+	w.mu.Lock()
+	enc := w.enc
+	w.mu.Unlock()
+	if enc == nil {
+		return errors.New("sandbox: worker not started")
+	}
+	return enc.Encode(m)
+}
+
+// upgrade asks every worker to begin the snapshot start. They take turns
+// compiling the instrumented module (lockCacheDir), so on a cold cache one
+// compiles it and the others load it.
+func (pp *procPool) upgrade() {
+	if !pp.cfg.snapshot() || pp.upgradeAsked.Swap(true) {
+		return
+	}
+	for _, w := range pp.workers {
+		// A worker that is being replaced is asked as it starts (spawn).
+		_ = w.send(workerMsg{Upgrade: true})
+	}
+}
+
 func (pp *procPool) snapErrSet() bool {
 	pp.snapMu.Lock()
 	defer pp.snapMu.Unlock()
@@ -423,9 +460,12 @@ func (w *worker) spawn(ctx context.Context) error {
 		return fmt.Errorf("sandbox: start worker: %w", err)
 	}
 	events, exited := make(chan workerEvent, 256), make(chan struct{})
+	// The encoder is w's once the configuration is sent, so that nothing
+	// else (an upgrade) reaches the process first.
+	enc := gob.NewEncoder(stdin)
 	w.mu.Lock()
 	w.cmd, w.stdin = cmd, stdin
-	w.enc = gob.NewEncoder(stdin)
+	w.enc = nil
 	w.events, w.exited = events, exited
 	w.mu.Unlock()
 	w.parked.Store(0)
@@ -478,7 +518,16 @@ func (w *worker) spawn(ctx context.Context) error {
 	if w.pp.snapErrSet() {
 		cfg.SnapshotWasm, cfg.SnapshotBuiltIn = "", false
 	}
-	if err := w.enc.Encode(workerMsg{Config: &cfg}); err != nil {
+	w.encMu.Lock()
+	err = enc.Encode(workerMsg{Config: &cfg})
+	w.mu.Lock()
+	w.enc = enc
+	w.mu.Unlock()
+	if err == nil && cfg.SnapshotLater && w.pp.upgradeAsked.Load() {
+		err = enc.Encode(workerMsg{Upgrade: true})
+	}
+	w.encMu.Unlock()
+	if err != nil {
 		w.kill(nil)
 		return fmt.Errorf("sandbox: configure worker: %w", err)
 	}
@@ -556,7 +605,7 @@ func (pp *procPool) exec(ctx context.Context, req execRequest) ([]byte, execOutc
 	}
 	w.seq++
 	id := w.seq
-	if err := w.enc.Encode(workerMsg{ID: id, Req: &req}); err != nil {
+	if err := w.send(workerMsg{ID: id, Req: &req}); err != nil {
 		w.kill(nil)
 		pp.respawn(w)
 		return nil, execOutcome{}, fmt.Errorf("sandbox: send to worker: %w", err)
