@@ -76,11 +76,11 @@ type engineConfig struct {
 	SnapshotBuiltIn bool
 	// SnapshotLater opens the engine with the fresh start and leaves the
 	// imaging to beginUpgrade, which the sandbox calls once it is warm, so
-	// that the first start on a cold cache is ready
-	// as soon as without the snapshot start (compiling the instrumented
-	// module takes about twice as long as the plain one). Without it the
-	// engine images at open (a restarted worker, once the snapshot start is
-	// known to work and its code is in the cache).
+	// that a first start on a cold cache is ready as soon as without the
+	// snapshot start (compiling the instrumented module takes about twice
+	// as long as the plain one). Without it the engine images at open (a
+	// restarted worker, once the snapshot start is known to work and its
+	// code is in the cache).
 	SnapshotLater bool
 }
 
