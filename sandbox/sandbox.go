@@ -65,6 +65,10 @@ type Sandbox struct {
 	// *UnavailableError, says why none was found.
 	module    moduleRef
 	moduleErr error
+	// snapErr says why the snapshot start has no instrumented module
+	// (errSnapshotOff when turned off); logged once when the sandbox
+	// starts.
+	snapErr error
 
 	startOnce sync.Once
 	startErr  error
@@ -92,6 +96,13 @@ type executor interface {
 	// broken returns why the interpreter never starts, once that is known
 	// (see engine.noteStartLocked), else nil. It never waits.
 	broken() error
+	// upgrade begins the snapshot start in every engine, in the background
+	// (see engine.beginUpgrade); Warm calls it once the pool is full.
+	upgrade()
+	// snapshotState reports whether every engine starts from images, or
+	// why the snapshot start is off; neither while an upgrade may come.
+	// It never waits.
+	snapshotState() (on bool, err error)
 	// exec runs req once a slot is free. ctx bounds only the wait for the
 	// slot: a run that has started goes on to its own deadline.
 	exec(ctx context.Context, req execRequest) ([]byte, execOutcome, error)
@@ -113,6 +124,11 @@ func New(cfg Config) (*Sandbox, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	module, moduleErr := locateModule(cfg.WasmPath)
+	var snap moduleRef
+	var snapErr error
+	if moduleErr == nil {
+		snap, snapErr = locateSnapshot(cfg.SnapshotWasm, module)
+	}
 	ecfg := engineConfig{
 		WasmPath:           module.Path,
 		WasmBuiltIn:        module.BuiltIn,
@@ -123,13 +139,16 @@ func New(cfg Config) (*Sandbox, error) {
 		MCPPoolSize:        cfg.MCPPoolSize,
 		RefillParallel:     1,
 		Nice:               cfg.WorkerNice,
-		SnapshotWasm:       cfg.SnapshotWasm,
+		SnapshotWasm:       snap.Path,
+		SnapshotBuiltIn:    snap.BuiltIn,
+		SnapshotLater:      true,
 	}
 	s := &Sandbox{
 		cfg:       cfg,
 		log:       log,
 		module:    module,
 		moduleErr: moduleErr,
+		snapErr:   snapErr,
 		admit:     make(chan struct{}, cfg.MaxConcurrent+cfg.QueueSize),
 		started:   make(chan struct{}),
 	}
@@ -149,7 +168,8 @@ func (s *Sandbox) Config() Config { return s.cfg }
 // 0.3 s, else about 7 s), starts the workers and fills the warm pool,
 // calling progress (if not nil) with a line for a log at each step. Run and
 // Grade work before Warm ends, starting cold. Ready reports true once Warm
-// has succeeded.
+// has succeeded; then the snapshot start, if on, images its interpreters
+// in the background (see WaitSnapshot).
 func (s *Sandbox) Warm(ctx context.Context, progress func(msg string)) error {
 	if progress == nil {
 		progress = func(string) {}
@@ -166,7 +186,42 @@ func (s *Sandbox) Warm(ctx context.Context, progress func(msg string)) error {
 	}
 	s.ready.Store(true)
 	progress(fmt.Sprintf("sandbox ready in %v", time.Since(t).Round(time.Millisecond)))
+	// Ready with the fresh start; the images come next, in the background,
+	// so that a cold cache is ready as soon as without them.
+	if s.snapErr == nil {
+		s.exec.upgrade()
+	}
 	return nil
+}
+
+// WaitSnapshot waits until every interpreter starts from a snapshot image
+// (see Config.SnapshotWasm), which happens in the background after Warm
+// has filled the pool, and returns nil; or returns why the snapshot start
+// is off (turned off, no instrumented module, or imaging failed), or ctx's
+// error. Grading works all the while, with the fresh start until then.
+func (s *Sandbox) WaitSnapshot(ctx context.Context) error {
+	if s.moduleErr != nil {
+		return s.moduleErr
+	}
+	if s.snapErr != nil {
+		return s.snapErr
+	}
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		on, err := s.exec.snapshotState()
+		switch {
+		case err != nil:
+			return err
+		case on:
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
 }
 
 // Ready reports whether Warm has finished.
@@ -505,11 +560,6 @@ func (p *inProcess) start(ctx context.Context, progress func(string)) error {
 		return err
 	}
 	progress(fmt.Sprintf("interpreter compiled in %v", time.Since(t).Round(time.Millisecond)))
-	if e.snapErr != nil {
-		p.log.Warn("sandbox: the snapshot start is off; interpreters start fresh for every submission", "err", e.snapErr)
-	} else if e.snap != nil {
-		progress("interpreters start from snapshot images")
-	}
 	p.mu.Lock()
 	p.e = e
 	p.pool = make(chan struct{})
@@ -529,6 +579,32 @@ func (p *inProcess) start(ctx context.Context, progress func(string)) error {
 		p.mu.Unlock()
 	})
 	return nil
+}
+
+func (p *inProcess) upgrade() {
+	p.mu.Lock()
+	e := p.e
+	p.mu.Unlock()
+	if e == nil {
+		return
+	}
+	e.beginUpgrade(func(err error) {
+		if err != nil {
+			p.log.Warn("sandbox: the snapshot start is off; interpreters start fresh for every submission", "err", err)
+			return
+		}
+		p.log.Info("sandbox: interpreters start from snapshot images")
+	})
+}
+
+func (p *inProcess) snapshotState() (bool, error) {
+	p.mu.Lock()
+	e := p.e
+	p.mu.Unlock()
+	if e == nil {
+		return false, nil
+	}
+	return e.snapshotState()
 }
 
 func (p *inProcess) broken() error {

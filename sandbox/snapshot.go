@@ -180,22 +180,24 @@ type snapshotSet struct {
 
 // openSnapshot compiles the instrumented module and images both kinds.
 func (e *engine) openSnapshot(ctx context.Context) (*snapshotSet, error) {
-	raw, err := os.ReadFile(e.cfg.SnapshotWasm)
+	raw, err := readSnapshotModule(e.cfg)
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: snapshot start: %w", err)
+		return nil, err
 	}
 	mod, segs, err := snapshotModule(raw)
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: snapshot start: %s: %w", e.cfg.SnapshotWasm, err)
+		return nil, fmt.Errorf("sandbox: snapshot start: %s: %w", e.cfg.snapshotName(), err)
 	}
+	unlock := lockCacheDir(e.cfg.CacheDir)
 	compiled, err := e.rt.CompileModule(ctx, mod)
+	unlock()
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: snapshot start: compile %s: %w", e.cfg.SnapshotWasm, err)
+		return nil, fmt.Errorf("sandbox: snapshot start: compile %s: %w", e.cfg.snapshotName(), err)
 	}
 	for _, name := range []string{"asyncify_start_unwind", "asyncify_stop_unwind", "asyncify_start_rewind", "asyncify_stop_rewind", "_start"} {
 		if _, ok := compiled.ExportedFunctions()[name]; !ok {
 			_ = compiled.Close(ctx)
-			return nil, fmt.Errorf("sandbox: snapshot start: %s does not export %s (is it instrumented by wasm-opt --asyncify?)", e.cfg.SnapshotWasm, name)
+			return nil, fmt.Errorf("sandbox: snapshot start: %s does not export %s (is it instrumented by wasm-opt --asyncify?)", e.cfg.snapshotName(), name)
 		}
 	}
 	set := &snapshotSet{compiled: compiled, segs: segs}
@@ -210,6 +212,22 @@ func (e *engine) openSnapshot(ctx context.Context) (*snapshotSet, error) {
 	// The segments were for imaging only; they hold the module's bytes.
 	set.segs = nil
 	return set, nil
+}
+
+// readSnapshotModule returns the instrumented interpreter's bytes.
+func readSnapshotModule(cfg engineConfig) ([]byte, error) {
+	if cfg.SnapshotBuiltIn {
+		b, ok := builtinSnapshotModule()
+		if !ok {
+			return nil, errors.New("sandbox: snapshot start: this program has no built-in instrumented module")
+		}
+		return b, nil
+	}
+	b, err := os.ReadFile(cfg.SnapshotWasm)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: snapshot start: %w", err)
+	}
+	return b, nil
 }
 
 func (s *snapshotSet) close(ctx context.Context) {

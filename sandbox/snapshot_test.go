@@ -51,6 +51,9 @@ func TestSnapshotGrades(t *testing.T) {
 	if err := s.Warm(ctx, func(m string) { t.Log(m) }); err != nil {
 		t.Fatal(err)
 	}
+	if err := s.WaitSnapshot(ctx); err != nil {
+		t.Fatalf("the snapshot start is not on: %v", err)
+	}
 	for range 3 {
 		start := time.Now()
 		rep, err := s.Grade(ctx, reportAFailureSolution, reportAFailureCases, CompareTrimmedLines)
@@ -81,12 +84,11 @@ func snapshotSandbox(t *testing.T, inProcess bool) *Sandbox {
 	t.Cleanup(func() { _ = s.Close(context.Background()) })
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	var logs []string
-	if err := s.Warm(ctx, func(m string) { logs = append(logs, m) }); err != nil {
+	if err := s.Warm(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	if inProcess && !slices.Contains(logs, "interpreters start from snapshot images") {
-		t.Fatalf("the snapshot start is not on: %q", logs)
+	if err := s.WaitSnapshot(ctx); err != nil {
+		t.Fatalf("the snapshot start is not on: %v", err)
 	}
 	return s
 }
@@ -293,6 +295,9 @@ func TestSnapshotFallback(t *testing.T) {
 			defer cancel()
 			if err := s.Warm(ctx, nil); err != nil {
 				t.Fatal(err)
+			}
+			if err := s.WaitSnapshot(ctx); err == nil || !strings.Contains(err.Error(), c.why) {
+				t.Errorf("WaitSnapshot = %v, want why the snapshot start is off, with %q", err, c.why)
 			}
 			for range 2 {
 				rep, err := s.Grade(ctx, reportAFailureSolution, reportAFailureCases, CompareTrimmedLines)

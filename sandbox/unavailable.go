@@ -88,6 +88,9 @@ func (s *Sandbox) startExec(ctx context.Context, progress func(string)) error {
 		return s.moduleErr
 	}
 	progress("interpreter: " + s.module.String())
+	if s.snapErr != nil && !errors.Is(s.snapErr, errSnapshotOff) {
+		s.log.Warn("sandbox: the snapshot start is off; interpreters start fresh for every submission", "err", s.snapErr)
+	}
 	err := s.exec.start(ctx, progress)
 	switch {
 	case err == nil, errors.Is(err, ErrClosed), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):

@@ -47,18 +47,23 @@ type workerMsg struct {
 	Config *engineConfig
 	ID     uint64
 	Req    *execRequest
+	// Upgrade asks the worker to begin the snapshot start (see
+	// engine.beginUpgrade); it answers with a snapshot event.
+	Upgrade bool
 }
 
 // workerEvent goes from a worker to the supervisor.
 type workerEvent struct {
-	// Kind is ready, fail, pool, started, stdout, done or free. A fail
-	// before ready means the engine did not open; after it, that its
-	// interpreter never starts (Err says why, naming the file). Err on
-	// ready says why the snapshot start asked for could not be had (the
-	// worker then starts interpreters as without it).
+	// Kind is ready, fail, pool, snapshot, started, stdout, done or free.
+	// A fail before ready means the engine did not open; after it, that
+	// its interpreter never starts (Err says why, naming the file). Err on
+	// ready or snapshot says why the snapshot start asked for could not be
+	// had (the worker then starts interpreters as without it); Snap on
+	// ready, and a snapshot without Err, that it starts them from images.
 	Kind    string
 	ID      uint64
 	N       int // pool: parked instances
+	Snap    bool
 	Data    []byte
 	Cold    bool
 	Outcome execOutcome
@@ -96,18 +101,32 @@ func serveWorker(r io.Reader, w io.Writer) int {
 	// decoded functions); hand it back to the system before serving.
 	debug.FreeOSMemory()
 	ready := workerEvent{Kind: "ready"}
-	if e.snapErr != nil {
-		ready.Err = e.snapErr.Error()
+	on, snapErr := e.snapshotState()
+	ready.Snap = on
+	if snapErr != nil {
+		ready.Err = snapErr.Error()
 	}
 	send(ready)
 	e.fill(func(n int) { send(workerEvent{Kind: "pool", N: n}) },
 		func(err error) { send(workerEvent{Kind: "fail", Err: err.Error()}) })
+	upgraded := func(err error) {
+		if err != nil {
+			send(workerEvent{Kind: "snapshot", Err: err.Error()})
+			return
+		}
+		// Compiling and imaging left a heap behind, as at the start.
+		debug.FreeOSMemory()
+		send(workerEvent{Kind: "snapshot", Snap: true})
+	}
 	for {
 		var m workerMsg
 		if err := dec.Decode(&m); err != nil {
 			// The supervisor closed the pipe or died.
 			_ = e.close(context.Background())
 			return 0
+		}
+		if m.Upgrade {
+			e.beginUpgrade(upgraded)
 		}
 		if m.Req == nil {
 			continue
@@ -192,10 +211,20 @@ type procPool struct {
 	// then a worker's report that its interpreter never starts breaks the
 	// pool: failErr holds it, and nothing runs.
 	served atomic.Bool
-	// snapNote logs, once, why workers could not have the snapshot start.
+	// snapNote logs, once, why workers could not have the snapshot start,
+	// and snapErr keeps it: a worker started after that starts fresh.
+	// snapOK is set once a worker starts from images: one started after
+	// that images at once, its code being in the cache by then.
 	snapNote sync.Once
-	failMu   sync.Mutex
-	failErr  error
+	snapOnce sync.Once
+	snapMu   sync.Mutex
+	snapErr  error
+	snapOK   atomic.Bool
+	// upgradeAsked is set once upgrade has run: a worker started after
+	// that is asked to upgrade as it starts.
+	upgradeAsked atomic.Bool
+	failMu       sync.Mutex
+	failErr      error
 }
 
 type worker struct {
@@ -210,13 +239,16 @@ type worker struct {
 	// with a respawn; everything else uses a worker only while holding it
 	// (taken from the idle list or being spawned).
 	mu     sync.Mutex
+	encMu  sync.Mutex // serialises messages to the process (see send)
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	enc    *gob.Encoder
 	events chan workerEvent // closed when the worker's stdout ends
 	exited chan struct{}    // closed when the process has been reaped
 	parked atomic.Int32
-	seq    uint64
+	// snap is set while the process starts interpreters from images.
+	snap atomic.Bool
+	seq  uint64
 }
 
 func newProcPool(cfg engineConfig, n int, timeout time.Duration, log *slog.Logger) *procPool {
@@ -300,6 +332,74 @@ func (pp *procPool) startFailed(w *worker, msg string) {
 	pp.poolChanged()
 }
 
+// snapshotNote takes a worker's report on the snapshot start: on, or
+// why not (logged once).
+func (pp *procPool) snapshotNote(w *worker, on bool, msg string) {
+	if msg != "" {
+		pp.snapMu.Lock()
+		if pp.snapErr == nil {
+			pp.snapErr = errors.New(msg)
+		}
+		pp.snapMu.Unlock()
+		pp.snapNote.Do(func() {
+			pp.log.Warn("sandbox: the snapshot start is off; interpreters start fresh for every submission", "err", msg)
+		})
+		return
+	}
+	if on {
+		w.snap.Store(true)
+		pp.snapOK.Store(true)
+		pp.snapOnce.Do(func() { pp.log.Info("sandbox: interpreters start from snapshot images") })
+	}
+}
+
+// send writes one message to the worker's process.
+func (w *worker) send(m workerMsg) error {
+	w.encMu.Lock()
+	defer w.encMu.Unlock()
+	w.mu.Lock()
+	enc := w.enc
+	w.mu.Unlock()
+	if enc == nil {
+		return errors.New("sandbox: worker not started")
+	}
+	return enc.Encode(m)
+}
+
+// upgrade asks every worker to begin the snapshot start. They take turns
+// compiling the instrumented module (lockCacheDir), so on a cold cache one
+// compiles it and the others load it.
+func (pp *procPool) upgrade() {
+	if !pp.cfg.snapshot() || pp.upgradeAsked.Swap(true) {
+		return
+	}
+	for _, w := range pp.workers {
+		// A worker that is being replaced is asked as it starts (spawn).
+		_ = w.send(workerMsg{Upgrade: true})
+	}
+}
+
+func (pp *procPool) snapErrSet() bool {
+	pp.snapMu.Lock()
+	defer pp.snapMu.Unlock()
+	return pp.snapErr != nil
+}
+
+func (pp *procPool) snapshotState() (bool, error) {
+	pp.snapMu.Lock()
+	err := pp.snapErr
+	pp.snapMu.Unlock()
+	if err != nil {
+		return false, err
+	}
+	for _, w := range pp.workers {
+		if !w.snap.Load() {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
 func (pp *procPool) broken() error {
 	pp.failMu.Lock()
 	defer pp.failMu.Unlock()
@@ -360,12 +460,16 @@ func (w *worker) spawn(ctx context.Context) error {
 		return fmt.Errorf("sandbox: start worker: %w", err)
 	}
 	events, exited := make(chan workerEvent, 256), make(chan struct{})
+	// The encoder is w's once the configuration is sent, so that nothing
+	// else (an upgrade) reaches the process first.
+	enc := gob.NewEncoder(stdin)
 	w.mu.Lock()
 	w.cmd, w.stdin = cmd, stdin
-	w.enc = gob.NewEncoder(stdin)
+	w.enc = nil
 	w.events, w.exited = events, exited
 	w.mu.Unlock()
 	w.parked.Store(0)
+	w.snap.Store(false)
 	go func() {
 		dec := gob.NewDecoder(bufio.NewReader(stdout))
 		ready := false
@@ -385,13 +489,12 @@ func (w *worker) spawn(ctx context.Context) error {
 			case ev.Kind == "fail" && ready:
 				w.pp.startFailed(w, ev.Err)
 				continue
+			case ev.Kind == "snapshot":
+				w.pp.snapshotNote(w, ev.Snap, ev.Err)
+				continue
 			case ev.Kind == "ready":
 				ready = true
-				if ev.Err != "" {
-					w.pp.snapNote.Do(func() {
-						w.pp.log.Warn("sandbox: the snapshot start is off; interpreters start fresh for every submission", "err", ev.Err)
-					})
-				}
+				w.pp.snapshotNote(w, ev.Snap, ev.Err)
 			}
 			events <- ev
 		}
@@ -409,7 +512,22 @@ func (w *worker) spawn(ctx context.Context) error {
 	cfg := w.pp.cfg
 	cfg.PoolSize = w.target
 	cfg.MCPPoolSize = w.mcpTarget
-	if err := w.enc.Encode(workerMsg{Config: &cfg}); err != nil {
+	// A worker started once another has the snapshot start images at
+	// once; once it failed, none tries again.
+	cfg.SnapshotLater = !w.pp.snapOK.Load()
+	if w.pp.snapErrSet() {
+		cfg.SnapshotWasm, cfg.SnapshotBuiltIn = "", false
+	}
+	w.encMu.Lock()
+	err = enc.Encode(workerMsg{Config: &cfg})
+	w.mu.Lock()
+	w.enc = enc
+	w.mu.Unlock()
+	if err == nil && cfg.SnapshotLater && w.pp.upgradeAsked.Load() {
+		err = enc.Encode(workerMsg{Upgrade: true})
+	}
+	w.encMu.Unlock()
+	if err != nil {
 		w.kill(nil)
 		return fmt.Errorf("sandbox: configure worker: %w", err)
 	}
@@ -487,7 +605,7 @@ func (pp *procPool) exec(ctx context.Context, req execRequest) ([]byte, execOutc
 	}
 	w.seq++
 	id := w.seq
-	if err := w.enc.Encode(workerMsg{ID: id, Req: &req}); err != nil {
+	if err := w.send(workerMsg{ID: id, Req: &req}); err != nil {
 		w.kill(nil)
 		pp.respawn(w)
 		return nil, execOutcome{}, fmt.Errorf("sandbox: send to worker: %w", err)

@@ -43,6 +43,14 @@ func TestReleaseBinary(t *testing.T) {
 	if !strings.Contains(p.logText(), "interpreter: the interpreter built into this program") {
 		t.Errorf("the binary did not use its built-in interpreter:\n%s", p.logText())
 	}
+	// The snapshot start, from the instrumented module built in, once the
+	// images are taken (after /readyz, on this cold cache).
+	for deadline := time.Now().Add(5 * time.Minute); !strings.Contains(p.logText(), "interpreters start from snapshot images"); {
+		if strings.Contains(p.logText(), "the snapshot start is off") || time.Now().After(deadline) {
+			t.Fatalf("the binary does not start interpreters from snapshot images:\n%s", p.logText())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 	if entries, err := os.ReadDir(filepath.Join(cache, "learn", "sandbox", "wazero-nodebug")); err != nil || len(entries) == 0 {
 		t.Errorf("no compiled code cached under XDG_CACHE_HOME (%v)", err)
 	}
@@ -183,13 +191,23 @@ func buildRelease(t *testing.T) string {
 	if bundles, _ := filepath.Glob(filepath.Join(root, "static", "dist", "*.js")); len(bundles) == 0 {
 		t.Fatalf("static/dist has no bundles, and a release build embeds them: run make setup")
 	}
-	embedded := filepath.Join(root, "sandbox", "pywasm", sandbox.ModuleFile)
-	if !sameFile(wasm, embedded) {
+	snap := filepath.Join(root, sandbox.DefaultSnapshotWasmPath)
+	if _, err := os.Stat(snap); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the release build embeds %s, which is missing: run make snapshot", snap)
+		}
+		t.Skipf("skipped: the release build embeds the snapshot start's module, which make snapshot builds (%v)", err)
+	}
+	for _, f := range []struct{ from, name string }{{wasm, sandbox.ModuleFile}, {snap, sandbox.SnapshotModuleFile}} {
+		embedded := filepath.Join(root, "sandbox", "pywasm", f.name)
+		if sameFile(f.from, embedded) {
+			continue
+		}
 		if err := os.MkdirAll(filepath.Dir(embedded), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		tmp := embedded + ".tmp"
-		copyFile(t, wasm, tmp, 0o644)
+		copyFile(t, f.from, tmp, 0o644)
 		if err := os.Rename(tmp, embedded); err != nil {
 			t.Fatal(err)
 		}

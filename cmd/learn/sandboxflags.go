@@ -33,7 +33,7 @@ func (f *sandboxFlags) add(fs *flag.FlagSet) {
 	fs.IntVar(&f.cfg.QueueSize, "run-queue", f.cfg.QueueSize, "`number` of submissions that may wait; past it the server answers 503")
 	fs.DurationVar(&f.cfg.MaxQueueWait, "run-queue-wait", f.cfg.MaxQueueWait, "longest `time` a submission waits in that queue before the server answers 503")
 	fs.IntVar(&f.cfg.PoolSize, "warm-pool", f.cfg.PoolSize, "`number` of plain interpreters started ahead of demand, beside the 2 with the MCP teaching module (the log counts both: 6 by default); 0 leaves only those 2, so other runs start cold")
-	fs.StringVar(&f.cfg.SnapshotWasm, "sandbox-snapshot", "", "start every grading from an image of a parked interpreter, using this asyncify-instrumented `file` (make snapshot builds .cache/snapshot/python-asyncify.wasm); empty starts a fresh interpreter per grading")
+	fs.StringVar(&f.cfg.SnapshotWasm, "sandbox-snapshot", "", "asyncify-instrumented interpreter `file` every grading starts from an image of (the snapshot start), or off to start a fresh interpreter per grading (default: the one built into a release build, else the repository's .cache/snapshot/python-asyncify.wasm, which make snapshot builds; without one, gradings start fresh and the log says why)")
 	fs.BoolVar(&f.noWorkers, "sandbox-in-process", false, "run interpreters inside this process instead of worker processes (slower; see sandbox/RATIONALE.md)")
 }
 
@@ -61,7 +61,7 @@ func (f *sandboxFlags) config() (sandbox.Config, error) {
 			c.WasmPath = abs
 		}
 	}
-	if c.SnapshotWasm != "" {
+	if c.SnapshotWasm != "" && c.SnapshotWasm != sandbox.NoSnapshot {
 		if abs, err := filepath.Abs(c.SnapshotWasm); err == nil {
 			c.SnapshotWasm = abs
 		}

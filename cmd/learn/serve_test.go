@@ -3,16 +3,21 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"learn/sandbox"
 )
 
 // startServer runs the real server on a free port with the given database
@@ -227,6 +232,87 @@ func TestServePages(t *testing.T) {
 			t.Errorf("cross-site post = %d, want 403", resp.StatusCode)
 		}
 	})
+}
+
+// TestServeColdCacheSnapshot starts the server as a first start on a new
+// machine does, with the snapshot start on (the default) and an empty
+// compiled-code cache: /readyz answers 200 once the sandbox is warm (with
+// the fresh start: the images come after), a submission grades right
+// then, and again once every interpreter starts from an image.
+func TestServeColdCacheSnapshot(t *testing.T) {
+	cfg := serveConfig{addr: "127.0.0.1:0", db: filepath.Join(t.TempDir(), "learn.db"), logLevel: slog.LevelInfo,
+		sandbox: testSandboxConfig(t), runsPerMinute: 600}
+	if _, err := os.Stat(filepath.Join("..", "..", sandbox.DefaultSnapshotWasmPath)); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the snapshot start's module is missing (%v): make snapshot builds it", err)
+		}
+		t.Skipf("the snapshot start's module is missing (%v): run make snapshot", err)
+	}
+	cfg.sandbox.CacheDir = t.TempDir()
+	var mu sync.Mutex
+	var logs bytes.Buffer
+	logText := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return logs.String()
+	}
+	log := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return logs.Write(p)
+	}), &slog.HandlerOptions{Level: slog.LevelInfo}))
+	ctx, cancel := context.WithCancel(context.Background())
+	listening, done := make(chan string, 1), make(chan error, 1)
+	go func() { done <- serve(ctx, cfg, log, listening) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+		if t.Failed() {
+			t.Logf("the server's log:\n%s", logText())
+		}
+	}()
+	base := "http://" + <-listening
+	c := newClient(t)
+	c.Timeout = time.Minute
+	for deadline := time.Now().Add(5 * time.Minute); ; {
+		resp, body := get(t, c, base+"/readyz")
+		if resp.StatusCode == 200 {
+			break
+		}
+		if resp.StatusCode != http.StatusServiceUnavailable || time.Now().After(deadline) {
+			t.Fatalf("/readyz = %d %q", resp.StatusCode, body)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	ex, _ := courseExercise(t, "report-a-failure")
+	submit := func(when string) {
+		t.Helper()
+		body, _ := json.Marshal(map[string]string{"code": ex.Solution})
+		resp, err := c.Post(base+"/api/exercises/report-a-failure/submit", "application/json", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var r struct {
+			Passed bool `json:"passed"`
+		}
+		raw, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 || json.Unmarshal(raw, &r) != nil || !r.Passed {
+			t.Fatalf("submit %s = %d %s, want passed", when, resp.StatusCode, raw)
+		}
+	}
+	submit("once ready")
+	for deadline := time.Now().Add(5 * time.Minute); !strings.Contains(logText(), "interpreters start from snapshot images"); {
+		if strings.Contains(logText(), "the snapshot start is off") || time.Now().After(deadline) {
+			t.Fatal("the interpreters do not start from snapshot images")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	for i := range 3 {
+		submit(fmt.Sprintf("from an image (%d)", i+1))
+	}
 }
 
 func TestProgressSurvivesRestart(t *testing.T) {
