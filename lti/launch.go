@@ -173,8 +173,8 @@ type Launched struct {
 	// Subject is the platform's id of the user; Name their name, when
 	// the platform sent one.
 	Subject, Name, Email string
-	Roles               []string
-	DeploymentID        string
+	Roles                []string
+	DeploymentID         string
 	// ContextID and ContextTitle are the LMS course's.
 	ContextID, ContextTitle string
 	ResourceLinkID          string
