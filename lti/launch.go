@@ -7,6 +7,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -61,7 +62,14 @@ type Config struct {
 	KeySets *KeySets
 	// Now returns the time; nil means time.Now.
 	Now func() time.Time
+	// KeyGrace is how long a retired signing key stays in the published
+	// key set; 0 means DefaultKeyGrace.
+	KeyGrace time.Duration
 }
+
+// DefaultKeyGrace is how long a retired signing key stays published: as
+// long as learn's cookie keys verify after a rotation.
+const DefaultKeyGrace = 90 * 24 * time.Hour
 
 // Tool runs the two legs of a launch. It is safe for concurrent use.
 type Tool struct {
@@ -69,6 +77,7 @@ type Tool struct {
 	public *url.URL
 	keys   *KeySets
 	now    func() time.Time
+	grace  time.Duration
 }
 
 // New returns a tool for cfg.
@@ -76,7 +85,10 @@ func New(cfg Config) (*Tool, error) {
 	if cfg.Store == nil || cfg.PublicURL == nil {
 		return nil, errors.New("lti: new tool: a store and learn's public URL are required")
 	}
-	t := &Tool{store: cfg.Store, public: cfg.PublicURL, keys: cfg.KeySets, now: cfg.Now}
+	t := &Tool{store: cfg.Store, public: cfg.PublicURL, keys: cfg.KeySets, now: cfg.Now, grace: cfg.KeyGrace}
+	if t.grace <= 0 {
+		t.grace = DefaultKeyGrace
+	}
 	if t.keys == nil {
 		t.keys = NewKeySets(nil)
 	}
@@ -84,6 +96,24 @@ func New(cfg Config) (*Tool, error) {
 		t.now = time.Now
 	}
 	return t, nil
+}
+
+// KeySetJSON returns learn's published key set (see PublicKeySet) as
+// JSON.
+func (t *Tool) KeySetJSON(ctx context.Context) ([]byte, error) {
+	keys, err := t.store.SigningKeys(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("lti: key set: %w", err)
+	}
+	set, err := PublicKeySet(keys, t.grace, t.now())
+	if err != nil {
+		return nil, err
+	}
+	out, err := json.Marshal(set)
+	if err != nil {
+		return nil, fmt.Errorf("lti: key set: %w", err)
+	}
+	return out, nil
 }
 
 // RedirectURI is the address platforms post id_tokens to.

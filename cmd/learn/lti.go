@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"learn/lti"
 	"learn/progress"
+	"learn/web"
 )
 
 const ltiUsage = `Register the learning management systems (LTI 1.3 platforms) that may
@@ -144,4 +146,45 @@ func rotateLTIKey(ctx context.Context, st lti.Store, grace time.Duration, now ti
 		return err
 	}
 	return st.AddSigningKey(ctx, k, now.Add(-grace))
+}
+
+// parsePublicURL reads --public-url: an origin, https except on
+// localhost, with no path, query or fragment.
+func parsePublicURL(raw string) (*url.URL, error) {
+	if err := lti.CheckURL("public address", raw); err != nil {
+		return nil, err
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	if (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+		return nil, fmt.Errorf("give the origin alone, such as %s://%s, without a path or query", u.Scheme, u.Host)
+	}
+	u.Path = ""
+	return u, nil
+}
+
+// ltiTool returns what serves LTI launches, or nil without --public-url
+// (the LTI routes then say so). It makes learn's first signing key when
+// there is none.
+func ltiTool(ctx context.Context, cfg serveConfig, st database, grace time.Duration, log *slog.Logger) (web.LTI, error) {
+	if cfg.publicURL == "" {
+		log.Info("LTI launches are off: start with --public-url to take them")
+		return nil, nil
+	}
+	public, err := parsePublicURL(cfg.publicURL)
+	if err != nil {
+		return nil, fmt.Errorf("--public-url: %w", err)
+	}
+	if _, err := ltiKeys(ctx, st, time.Now()); err != nil {
+		return nil, err
+	}
+	tool, err := lti.New(lti.Config{Store: st, PublicURL: public, KeyGrace: grace})
+	if err != nil {
+		return nil, err
+	}
+	log.Info("LTI launches on", "login", public.JoinPath(lti.LoginPath).String(), "launch", tool.RedirectURI(),
+		"jwks", public.JoinPath(lti.JWKSPath).String())
+	return tool, nil
 }
