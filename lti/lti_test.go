@@ -118,7 +118,9 @@ func TestKeySets(t *testing.T) {
 		"/jwks": func(w http.ResponseWriter) {
 			_ = json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: &priv.PublicKey, KeyID: "k1", Use: "sig"}}})
 		},
-		"/huge":    func(w http.ResponseWriter) { _, _ = w.Write([]byte(`{"keys":[` + strings.Repeat(" ", MaxKeySetBytes) + `]}`)) },
+		"/huge": func(w http.ResponseWriter) {
+			_, _ = w.Write([]byte(`{"keys":[` + strings.Repeat(" ", MaxKeySetBytes) + `]}`))
+		},
 		"/garbage": func(w http.ResponseWriter) { _, _ = w.Write([]byte("<html>")) },
 		"/missing": func(w http.ResponseWriter) { w.WriteHeader(http.StatusNotFound) },
 	}
