@@ -27,33 +27,50 @@ const MaxKeySetBytes = 256 << 10
 // RSA key of the id even after fetching it again.
 var errUnknownKID = errors.New("lti: no key of this id in the platform's key set")
 
+// DefaultMinRefetch is how soon after a fetch an unknown key id may make
+// KeySets fetch a platform's set again: a platform rotates its key rarely,
+// and a stream of tokens with made-up key ids must not turn learn into a
+// stream of requests to the platform.
+const DefaultMinRefetch = 10 * time.Second
+
 // KeySets fetches and caches platforms' public key sets by address. It is
 // safe for concurrent use.
 type KeySets struct {
-	client *http.Client
-	mu     sync.Mutex
-	sets   map[string]*jose.JSONWebKeySet
+	client     *http.Client
+	minRefetch time.Duration
+	mu         sync.Mutex
+	sets       map[string]*jose.JSONWebKeySet
+	fetched    map[string]time.Time
 }
 
 // NewKeySets returns an empty cache that fetches with client (nil: a
-// client whose timeout is DefaultKeySetTimeout).
-func NewKeySets(client *http.Client) *KeySets {
+// client whose timeout is DefaultKeySetTimeout) and fetches a cached set
+// again for an unknown key id at most once per minRefetch (0: every
+// time; a negative value: DefaultMinRefetch).
+func NewKeySets(client *http.Client, minRefetch time.Duration) *KeySets {
 	if client == nil {
 		client = &http.Client{Timeout: DefaultKeySetTimeout}
 	}
-	return &KeySets{client: client, sets: map[string]*jose.JSONWebKeySet{}}
+	if minRefetch < 0 {
+		minRefetch = DefaultMinRefetch
+	}
+	return &KeySets{client: client, minRefetch: minRefetch, sets: map[string]*jose.JSONWebKeySet{}, fetched: map[string]time.Time{}}
 }
 
 // Key returns the RSA public key kid of the set at url: from the cache, or
-// fetched when the cache lacks the set or the key (once per call, so a
-// platform's rotated key is found at its first use).
+// fetched when the cache lacks the set, or the key (once per call, and not
+// sooner than minRefetch after the last fetch), so that a platform's
+// rotated key is found at its first use.
 func (k *KeySets) Key(ctx context.Context, url, kid string) (*rsa.PublicKey, error) {
 	k.mu.Lock()
-	set := k.sets[url]
+	set, last := k.sets[url], k.fetched[url]
 	k.mu.Unlock()
 	if set != nil {
 		if pub := rsaKey(set, kid); pub != nil {
 			return pub, nil
+		}
+		if time.Since(last) < k.minRefetch {
+			return nil, fmt.Errorf("lti: key %q at %s (fetched %s ago): %w", kid, url, time.Since(last).Round(time.Second), errUnknownKID)
 		}
 	}
 	set, err := k.fetch(ctx, url)
@@ -61,7 +78,7 @@ func (k *KeySets) Key(ctx context.Context, url, kid string) (*rsa.PublicKey, err
 		return nil, err
 	}
 	k.mu.Lock()
-	k.sets[url] = set
+	k.sets[url], k.fetched[url] = set, time.Now()
 	k.mu.Unlock()
 	if pub := rsaKey(set, kid); pub != nil {
 		return pub, nil

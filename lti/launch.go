@@ -58,7 +58,7 @@ type Config struct {
 	// the operator, never from a request.
 	PublicURL *url.URL
 	// KeySets fetches platforms' keys; nil makes one with the default
-	// client.
+	// client and DefaultMinRefetch.
 	KeySets *KeySets
 	// Now returns the time; nil means time.Now.
 	Now func() time.Time
@@ -90,7 +90,7 @@ func New(cfg Config) (*Tool, error) {
 		t.grace = DefaultKeyGrace
 	}
 	if t.keys == nil {
-		t.keys = NewKeySets(nil)
+		t.keys = NewKeySets(nil, DefaultMinRefetch)
 	}
 	if t.now == nil {
 		t.now = time.Now

@@ -129,7 +129,7 @@ func TestKeySets(t *testing.T) {
 		body[r.URL.Path](w)
 	}))
 	defer ts.Close()
-	ks := NewKeySets(ts.Client())
+	ks := NewKeySets(ts.Client(), 0)
 	ctx := context.Background()
 	for range 3 {
 		if pub, err := ks.Key(ctx, ts.URL+"/jwks", "k1"); err != nil || pub.N.Cmp(priv.N) != 0 {
@@ -144,6 +144,15 @@ func TestKeySets(t *testing.T) {
 	}
 	if n := fetches.Load(); n != 2 {
 		t.Errorf("an unknown kid fetched %d times in all, want 2", n)
+	}
+	// Soon after a fetch, an unknown kid is not fetched again.
+	patient := NewKeySets(ts.Client(), time.Hour)
+	if _, err := patient.Key(ctx, ts.URL+"/jwks", "k1"); err != nil {
+		t.Fatal(err)
+	}
+	before := fetches.Load()
+	if _, err := patient.Key(ctx, ts.URL+"/jwks", "k3"); !errors.Is(err, errUnknownKID) || fetches.Load() != before {
+		t.Errorf("an unknown kid right after a fetch: %v, %d more fetches", err, fetches.Load()-before)
 	}
 	for _, path := range []string{"/huge", "/garbage", "/missing"} {
 		if _, err := ks.Key(ctx, ts.URL+path, "k1"); err == nil || errors.Is(err, errUnknownKID) {

@@ -123,6 +123,14 @@ func (s *Server) ltiLaunch(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	// Whoever was signed in on this browser before is signed out: the
+	// browser is the LMS user now.
+	if a := progress.ActorFrom(r.Context()); a.IsTeacher() {
+		if err := s.app.SignOut(r.Context(), a); err != nil {
+			return err
+		}
+		clearSessionCookie(w, r)
+	}
 	// The state served; the browser's launch cookie goes with it.
 	http.SetCookie(w, &http.Cookie{Name: ltiBrowserCookie, Path: "/lti/", MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteNoneMode})
 	if err := s.setLearnerCookie(w, r, done.LearnerID, ""); err != nil {

@@ -67,7 +67,7 @@ func newLTIServer(t *testing.T, st *store.Store, lms *ltiplatform.Platform, publ
 	if err := st.AddSigningKey(context.Background(), k, time.Now().Add(-time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	tool, err := lti.New(lti.Config{Store: st, PublicURL: u, KeySets: lti.NewKeySets(lms.Client())})
+	tool, err := lti.New(lti.Config{Store: st, PublicURL: u, KeySets: lti.NewKeySets(lms.Client(), 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,8 @@ func testLTILaunches(t *testing.T, w *ltiWorld) {
 	ctx := context.Background()
 	instructor := w.launch(teacherOne, "course-1")
 	instructor.Target = w.base + "/"
-	path, status, body := w.run(w.browser(), instructor)
+	shared := w.browser()
+	path, status, body := w.run(shared, instructor)
 	class := w.classOf("course-1")
 	if status != http.StatusOK || path != fmt.Sprintf("/classes/%d", class.ID) {
 		t.Fatalf("instructor launch ended at %s with %d:\n%s", path, status, body)
@@ -261,6 +262,18 @@ func testLTILaunches(t *testing.T, w *ltiWorld) {
 	members, err := w.st.Members(ctx, class.ID)
 	if err != nil || len(members) != 1 {
 		t.Errorf("members = %+v, %v; want the one learner", members, err)
+	}
+	// A learner launching on the instructor's browser is no teacher there.
+	if _, status, _ = w.run(shared, w.launch(learnerOne, "course-1")); status != http.StatusOK {
+		t.Fatalf("learner launch on the instructor's browser: %d", status)
+	}
+	resp, err := shared.Get(fmt.Sprintf("%s/classes/%d", w.base, class.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("the class page after a learner's launch on the instructor's browser: %d, want 404", resp.StatusCode)
 	}
 	// The custom parameter names the lesson too.
 	custom := w.launch(learnerOne, "course-1")
