@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -107,5 +108,62 @@ func TestRotateKeysRotatesLTIKey(t *testing.T) {
 	keys, err := ltiKeys(ctx, st, time.Now())
 	if err != nil || len(keys) != 2 || keys[1].KID != first[0].KID || keys[0].KID == first[0].KID || keys[1].RetiredAt.IsZero() || !keys[0].RetiredAt.IsZero() {
 		t.Errorf("after rotating: %d keys, %v", len(keys), err)
+	}
+}
+
+func TestParsePublicURL(t *testing.T) {
+	for _, tc := range []struct{ raw, want, problem string }{
+		{"https://learn.school.example", "https://learn.school.example", ""},
+		{"https://learn.school.example/", "https://learn.school.example", ""},
+		{"https://learn.school.example:8443", "https://learn.school.example:8443", ""},
+		{"http://localhost:8080", "http://localhost:8080", ""},
+		{"http://learn.school.example", "", "not https"},
+		{"https://learn.school.example/learn", "", "origin alone"},
+		{"https://learn.school.example/?a=b", "", "origin alone"},
+		{"learn.school.example", "", "not an absolute"},
+	} {
+		t.Run(tc.raw, func(t *testing.T) {
+			u, err := parsePublicURL(tc.raw)
+			switch {
+			case tc.problem == "" && (err != nil || u.String() != tc.want):
+				t.Errorf("parsePublicURL = %v, %v; want %s", u, err, tc.want)
+			case tc.problem != "" && (err == nil || !strings.Contains(err.Error(), tc.problem)):
+				t.Errorf("parsePublicURL = %v, %v; want an error saying %q", u, err, tc.problem)
+			}
+		})
+	}
+	var errOut bytes.Buffer
+	if err := runServe(context.Background(), []string{"--public-url", "http://learn.school.example"}, &bytes.Buffer{}, &errOut); !errors.Is(err, errUsage) || !strings.Contains(errOut.String(), "--public-url") {
+		t.Errorf("serve with an http public URL: %v, %q", err, errOut.String())
+	}
+}
+
+// TestServeLTIRoutes: with --public-url the server publishes its key set
+// (the same key after a restart) and takes login initiations; without it
+// every LTI address says what to start it with.
+func TestServeLTIRoutes(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "learn.db")
+	public := func(cfg *serveConfig) { cfg.publicURL = "http://localhost:8080" }
+	keySet := func(base string) string {
+		resp, body := get(t, newClient(t), base+"/lti/jwks")
+		if resp.StatusCode != http.StatusOK || !strings.Contains(body, `"kid"`) {
+			t.Fatalf("GET /lti/jwks = %d\n%s", resp.StatusCode, body)
+		}
+		return body
+	}
+	base, stop := startServerWith(t, db, public)
+	first := keySet(base)
+	if resp, body := get(t, newClient(t), base+"/lti/login"); resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, "login_hint") {
+		t.Errorf("an empty login initiation = %d\n%s", resp.StatusCode, body)
+	}
+	stop()
+	base, stop = startServerWith(t, db, public)
+	if again := keySet(base); again != first {
+		t.Errorf("the key set changed across a restart:\n%s\n%s", first, again)
+	}
+	stop()
+	base, _ = startServerWith(t, db, nil)
+	if resp, body := get(t, newClient(t), base+"/lti/jwks"); resp.StatusCode != http.StatusNotFound || !strings.Contains(body, "--public-url") {
+		t.Errorf("GET /lti/jwks without a public URL = %d\n%s", resp.StatusCode, body)
 	}
 }
