@@ -91,6 +91,20 @@ func (s *Service) LaunchLTI(ctx context.Context, in LTILaunch) (LTILaunched, err
 	return out, s.ltiMember(ctx, classID, u.LearnerID, in.Name)
 }
 
+// TakeLTILogin spends one of the LTI login initiations the client address
+// may start (LTILoginsPerAddress a minute). Errors: TooMany when none is
+// left.
+func (s *Service) TakeLTILogin(ctx context.Context, address string) error {
+	wait, err := s.takeTries(ctx, s.now(), RateCheck{s.rules.ltiLoginAddr, addressKey(address)})
+	if err != nil {
+		return err
+	}
+	if wait > 0 {
+		return tooMany(wait, fmt.Sprintf("Too many launches from your network. Try again in %s.", delayText(wait)))
+	}
+	return nil
+}
+
 // ltiUser returns the link of the launch's user, made at their first
 // launch with a fresh learner.
 func (s *Service) ltiUser(ctx context.Context, in LTILaunch) (LTIUser, error) {

@@ -64,6 +64,9 @@ func (s *Server) ltiLogin(w http.ResponseWriter, r *http.Request) error {
 	if s.lti == nil {
 		return s.ltiRefused(w, r, noPublicURL)
 	}
+	if err := s.app.TakeLTILogin(r.Context(), clientAddress(r)); err != nil {
+		return err
+	}
 	if err := r.ParseForm(); err != nil {
 		return &Error{Status: http.StatusBadRequest, Message: "The login initiation could not be read.", Err: err}
 	}
