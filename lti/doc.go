@@ -22,6 +22,29 @@
 // cap, cached, and fetched again once when a token names a key id the
 // cached set lacks (KeySets).
 //
+// Decisions, and why:
+//
+//   - go-jose rather than golang-jwt: one well-kept library (no
+//     dependencies of its own) holds JWS, JWK sets with RFC 7638
+//     thumbprints (learn's key ids) and JWT claims with string-or-array
+//     audiences, which LTI needs all of; deep-linking responses and the
+//     services' client assertions will be signed with it too. Its parser
+//     refuses every algorithm not listed before any key is chosen, so no
+//     key callback has to remember to refuse HMAC.
+//   - The state is kept hashed and deleted as it is read (DELETE …
+//     RETURNING), and nonces are recorded under a primary key until their
+//     token expires, so a replay fails on every server sharing the
+//     database; a state is also bound to the browser (the hash of a
+//     SameSite=None cookie), so a state sent to another browser is
+//     useless.
+//   - An unknown key id fetches the platform's set again at most once per
+//     DefaultMinRefetch, so made-up key ids cannot make learn hammer the
+//     LMS; a real rotation is found at the first launch after it.
+//   - learn's own signing keys are RSA 2048 in the database (table
+//     lti_keys) rather than in the settings table of the cookie keys: they
+//     are key pairs with ids, and several are published at once during
+//     the key grace period.
+//
 // The package holds no SQL and imports neither web nor storage: the
 // Store is declared here and implemented by package storage. What a
 // launch means for learn (a class, a teacher, a member) is the core's

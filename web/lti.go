@@ -103,6 +103,16 @@ func (s *Server) ltiLaunch(w http.ResponseWriter, r *http.Request) error {
 	if s.lti == nil {
 		return s.ltiRefused(w, r, noPublicURL)
 	}
+	if code := r.PostFormValue("error"); code != "" {
+		// The platform's authorisation answered an error (OpenID Connect
+		// Core 3.1.2.6) instead of a token.
+		problem := "The LMS answered learn's authorisation request with the error " + strconv.Quote(truncate(code, 80))
+		if d := r.PostFormValue("error_description"); d != "" {
+			problem += ": " + truncate(d, 300)
+		}
+		return s.ltiRefused(w, r, &lti.Refusal{Check: "authorisation", Problem: problem + ".",
+			Fix: "Sign in to the LMS in this browser and launch again; check that the LMS lists " + s.lti.RedirectURI() + " among learn's redirect addresses."})
+	}
 	browser := ""
 	if c, err := r.Cookie(ltiBrowserCookie); err == nil {
 		browser = c.Value
@@ -166,6 +176,14 @@ func (s *Server) launchLesson(l lti.Launched) string {
 		return ""
 	}
 	return slug
+}
+
+// truncate cuts s to at most n characters.
+func truncate(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
 }
 
 // ltiRefused draws the page of a refused login or launch and logs the

@@ -496,6 +496,10 @@ func TestLTIKeySetAndHeaders(t *testing.T) {
 	if _, status, body := post(t, b, w.base+lti.LaunchPath, url.Values{"id_token": {"x"}, "state": {"y"}}, w.lms.Issuer()); status != http.StatusBadRequest || refusedCheck(body) != "state" {
 		t.Errorf("cross-site launch post: %d, %q", status, refusedCheck(body))
 	}
+	// The platform's authorisation may answer an error instead of a token.
+	if _, status, body := post(t, b, w.base+lti.LaunchPath, url.Values{"error": {"login_required"}, "error_description": {"<b>Sign in</b>"}, "state": {"y"}}, w.lms.Issuer()); status != http.StatusBadRequest || refusedCheck(body) != "authorisation" || !strings.Contains(body, "login_required") || strings.Contains(body, "<b>") {
+		t.Errorf("an authorisation error: %d, %q", status, refusedCheck(body))
+	}
 	if _, status, _ := post(t, b, w.base+"/join", url.Values{"code": {"ABCDEF"}}, w.lms.Issuer()); status != http.StatusForbidden {
 		t.Errorf("cross-site post to /join = %d, want 403", status)
 	}
