@@ -9,11 +9,11 @@ import (
 	"time"
 
 	"learn/lti"
-	"learn/progress"
 )
 
-// TestLTISQLite runs the LTI store tests on a SQLite file (TestPostgres
-// runs them on PostgreSQL).
+// TestLTISQLite runs the tests of lti.Store on a SQLite file (TestPostgres
+// runs them on PostgreSQL; the links of progress.LTIStore are in the
+// conformance suite).
 func TestLTISQLite(t *testing.T) {
 	testLTI(t, func(t *testing.T) *DB {
 		s, _ := openTemp(t)
@@ -168,60 +168,6 @@ func testLTI(t *testing.T, open func(t *testing.T) *DB) {
 		// k1 retired a day after its making, before the cut-off: deleted.
 		if !slices.Equal(kids, []string{"k3", "k2"}) || !ks[0].RetiredAt.IsZero() || !ks[1].RetiredAt.Equal(ks[0].CreatedAt) || string(ks[0].PrivateKey) != "k3" {
 			t.Errorf("SigningKeys = %+v", ks)
-		}
-	})
-
-	t.Run("Links", func(t *testing.T) {
-		s := open(t)
-		if _, err := s.EnsureLearner(ctx, "l1", now); err != nil {
-			t.Fatal(err)
-		}
-		teacher, err := s.CreateTeacher(ctx, progress.Teacher{Email: "t@lti.invalid", Name: "T", PasswordHash: "x", CreatedAt: now})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.FindLTIUser(ctx, "iss", "sub"); !errors.Is(err, ErrNotFound) {
-			t.Errorf("FindLTIUser before: %v", err)
-		}
-		u := progress.LTIUser{Issuer: "iss", Subject: "sub", LearnerID: "l1", CreatedAt: now}
-		if err := s.CreateLTIUser(ctx, u); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.CreateLTIUser(ctx, u); !errors.Is(err, ErrConflict) {
-			t.Errorf("linking again: %v, want ErrConflict", err)
-		}
-		if err := s.SetLTIUserTeacher(ctx, "iss", "sub", teacher.ID); err != nil {
-			t.Fatal(err)
-		}
-		if got, err := s.FindLTIUser(ctx, "iss", "sub"); err != nil || got.LearnerID != "l1" || got.TeacherID != teacher.ID || !got.CreatedAt.Equal(now) {
-			t.Errorf("FindLTIUser = %+v, %v", got, err)
-		}
-		class, err := s.CreateClass(ctx, progress.Class{TeacherID: teacher.ID, Name: "LMS course", TimeZone: "UTC", CreatedAt: now})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := progress.LTIContext{Issuer: "iss", DeploymentID: "d1", ContextID: "c1"}
-		if _, err := s.FindLTIContext(ctx, c); !errors.Is(err, ErrNotFound) {
-			t.Errorf("FindLTIContext before: %v", err)
-		}
-		if err := s.CreateLTIContext(ctx, c, class.ID, now); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.CreateLTIContext(ctx, c, class.ID, now); !errors.Is(err, ErrConflict) {
-			t.Errorf("linking the course again: %v, want ErrConflict", err)
-		}
-		if id, err := s.FindLTIContext(ctx, c); err != nil || id != class.ID {
-			t.Errorf("FindLTIContext = %d, %v", id, err)
-		}
-		// The teacher account's removal unlinks it, not the learner.
-		if err := s.DeleteTeacher(ctx, teacher.ID); err != nil {
-			t.Fatal(err)
-		}
-		if got, err := s.FindLTIUser(ctx, "iss", "sub"); err != nil || got.TeacherID != 0 {
-			t.Errorf("after deleting the teacher: %+v, %v", got, err)
-		}
-		if _, err := s.FindLTIContext(ctx, c); !errors.Is(err, ErrNotFound) {
-			t.Errorf("after the class went with its teacher: %v", err)
 		}
 	})
 }
