@@ -15,6 +15,10 @@
 //     code and granting the exercise's XP once;
 //   - Reviews and AnswerReview: the spaced-review queue;
 //   - Progress: the learner's whole report;
+//   - LaunchLTI (lti.go): what an LTI launch that package lti validated
+//     stands for: one learner per LMS user, a class per LMS course owned
+//     by its first instructor and co-taught by the others, members under
+//     their LMS names;
 //   - the classroom (classroom.go, teachers.go, dashboard.go): teachers
 //     and their sessions, classes with join codes, joining and signing in
 //     with secret words, assignments, the dashboard, a learner's page, the

@@ -38,6 +38,11 @@ const (
 	// PostsPerAddress is how many Q&A posts one network address may make a
 	// minute: a class behind one school address fits in it.
 	PostsPerAddress = 30
+	// LTILoginsPerAddress is how many LTI login initiations one address
+	// may start a minute: each keeps a launch state in the database until
+	// it expires, and several classes behind one school address launching
+	// at once fit in it.
+	LTILoginsPerAddress = 120
 )
 
 // The doubling delay of an account that keeps failing, counted across
@@ -151,7 +156,7 @@ type Limits struct {
 // rules are the Service's rules, built once from its Limits.
 type rules struct {
 	signInAddr, signInAccount, secretName, secretAddr Rule
-	postLearner, postAddr                             Rule
+	postLearner, postAddr, ltiLoginAddr               Rule
 	runLearner, runAddr, answerLearner, answerAddr    Rule
 }
 
@@ -175,6 +180,7 @@ func newRules(l Limits) rules {
 		secretAddr:    PerWindow("secret-address", SecretTriesPerAddress, time.Minute),
 		postLearner:   PerWindow("post-learner", PostsPerLearner, time.Minute),
 		postAddr:      PerWindow("post-address", PostsPerAddress, time.Minute),
+		ltiLoginAddr:  PerWindow("lti-login-address", LTILoginsPerAddress, time.Minute),
 		runLearner:    PerMinute("runs-learner", or(l.RunsPerMinute, DefaultRunsPerMinute), or(l.RunBurst, DefaultRunBurst)),
 		runAddr:       PerMinute("runs-address", runAddr, runAddr/2),
 		answerLearner: PerMinute("answers-learner", answers, answers/2),

@@ -34,6 +34,9 @@ type Config struct {
 	// Limits are the rates of running code and of graded answers; the
 	// zero value takes every default (see limits.go).
 	Limits Limits
+	// LTI keeps the links LTI launches make (LaunchLTI); nil when the
+	// server takes no launches.
+	LTI LTIStore
 }
 
 // Invalidator keeps the cached summaries of servers that share one store
@@ -75,6 +78,8 @@ type Service struct {
 	dummyHash func() string
 	// text renders and sanitises Q&A posts.
 	text *postText
+	// lti links LMS users and courses (nil: no launches).
+	lti LTIStore
 }
 
 // courseState is a course with its grading plans, swapped as one.
@@ -89,7 +94,7 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Course == nil || cfg.Store == nil {
 		return nil, errors.New("progress: new service: course and store are required")
 	}
-	s := &Service{learning: cfg.Store, classes: cfg.Store, qa: cfg.Store, stats: cfg.Store, ping: cfg.Store.Ping, grader: cfg.Grader, now: cfg.Now, limiter: cfg.Limiter, rules: newRules(cfg.Limits), dummyHash: sync.OnceValue(newDummyHash), text: newPostText()}
+	s := &Service{learning: cfg.Store, classes: cfg.Store, qa: cfg.Store, stats: cfg.Store, ping: cfg.Store.Ping, grader: cfg.Grader, now: cfg.Now, limiter: cfg.Limiter, rules: newRules(cfg.Limits), dummyHash: sync.OnceValue(newDummyHash), text: newPostText(), lti: cfg.LTI}
 	s.summaries.invalidator = cfg.Invalidator
 	if s.now == nil {
 		s.now = time.Now

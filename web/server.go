@@ -76,6 +76,9 @@ type Config struct {
 	// Observer, if set, is told of every answered request (package
 	// metrics implements it).
 	Observer Observer
+	// LTI takes launches from LMSs (see lti.go); nil, as on a server
+	// without a public URL, refuses them with a page saying so.
+	LTI LTI
 }
 
 // Observer is told of every request the server answers, for metrics.
@@ -119,6 +122,7 @@ type Server struct {
 	// rate limits, clients gone) and logs them as a summary.
 	quiet *quietLog
 	obs   Observer
+	lti   LTI
 }
 
 // New builds a server from cfg.
@@ -138,6 +142,7 @@ func New(cfg Config) (*Server, error) {
 		ids:     newIdentity(cfg.CookieKey, cfg.OldCookieKeys...),
 		maxBody: cfg.MaxBodyBytes,
 		ready:   cfg.Ready,
+		lti:     cfg.LTI,
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

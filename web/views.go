@@ -273,3 +273,12 @@ func (v *WidgetView) RadioChecked(field, value string, isDefault bool) bool {
 func PartsText(done, parts int) string {
 	return fmt.Sprintf("%d of %s done", done, Plural(parts, "part", "parts"))
 }
+
+// LTIRefusedView is the page of a refused LTI login or launch: the check
+// that failed, what was wrong and what to change, and learn's addresses
+// ("" when learn has no public URL).
+type LTIRefusedView struct {
+	Page
+	Check, Problem, Fix string
+	Login, Launch, JWKS string
+}

@@ -4,16 +4,20 @@ import (
 	"context"
 	"log/slog"
 
+	"learn/lti"
 	"learn/postgres"
 	"learn/progress"
 	"learn/store"
 )
 
 // database is an open backend: every part of progress.Store, the cookie
-// keys kept in the database (progress.SecretStore), and closing.
+// keys kept in the database (progress.SecretStore), the LTI platforms,
+// keys and links (lti.Store, progress.LTIStore), and closing.
 type database interface {
 	progress.Store
 	progress.SecretStore
+	progress.LTIStore
+	lti.Store
 	Close() error
 }
 

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"time"
 
+	"learn/lti"
 	"learn/store"
 )
 
@@ -22,7 +23,7 @@ const defaultKeyGrace = 90 * 24 * time.Hour
 
 // runRotateKeys replaces the cookie signing key in the database.
 func runRotateKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flagSet("rotate-keys", "Replace the key that signs learner cookies. Cookies signed with the old key keep working "+
+	fs := flagSet("rotate-keys", "Replace the key that signs learner cookies, and the LTI signing key. Cookies signed with the old key keep working "+
 		"during the grace period of \"learn serve --key-grace\" and are signed again with the new key on each visit. Restart the server afterwards.", stderr)
 	db := fs.String("db", "learn.db", "SQLite database `file` of the server, or the postgres:// URL its replicas share")
 	if err := parseFlags(fs, args, withEnv(fs)); err != nil {
@@ -36,12 +37,17 @@ func runRotateKeys(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	rotErr := st.RotateSecret(ctx, cookieKeyName, 64, time.Now())
+	now := time.Now()
+	rotErr := st.RotateSecret(ctx, cookieKeyName, 64, now)
+	if rotErr == nil {
+		rotErr = rotateLTIKey(ctx, st, defaultKeyGrace, now)
+	}
 	if err := errors.Join(rotErr, st.Close()); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "The cookie signing key of %s was replaced. Restart the server (every replica): it then signs with the new key, "+
 		"and cookies signed with the old one verify for the grace period (--key-grace, default %s).\n", dbName(*db), graceText(defaultKeyGrace))
+	fmt.Fprintf(stdout, "The LTI signing key was replaced too; the old public key stays in the key set (%s) for %s.\n", lti.JWKSPath, graceText(defaultKeyGrace))
 	return nil
 }
 

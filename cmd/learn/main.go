@@ -46,6 +46,7 @@ Commands:
           copy a SQLite database into an empty PostgreSQL one and check the
           counts (migrate-db --from learn.db --to postgres://…)
   teacher add, list or remove the teachers who sign in to follow classes
+  lti     add, list or remove the LMSs (LTI 1.3 platforms) that may launch learn
   stats   report how each quiz question, widget item and exercise went across
           every learner: facility, discrimination, choices, flags (--json, --csv)
   version print the version of this program
@@ -88,6 +89,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runRotateKeys(ctx, args[1:], stdout, stderr)
 	case "migrate-db":
 		err = runMigrateDB(ctx, args[1:], stdout, stderr)
+	case "lti":
+		err = runLTI(ctx, args[1:], stdout, stderr)
 	case "teacher":
 		err = runTeacher(ctx, args[1:], os.Stdin, stdout, stderr)
 	case "stats":

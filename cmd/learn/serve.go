@@ -39,6 +39,8 @@ type serveConfig struct {
 	// keyGrace is how long a rotated-out cookie key still verifies; 0
 	// means defaultKeyGrace.
 	keyGrace time.Duration
+	// publicURL is learn's public https origin; LTI launches need it.
+	publicURL string
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -56,6 +58,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&cfg.postsPerAddress, "posts-per-minute-per-address", progress.DefaultAnswersPerMinutePerAddress,
 		"`number` of graded answers all learners behind one client address may post together per minute; 0 turns it off")
 	fs.DurationVar(&cfg.keyGrace, "key-grace", defaultKeyGrace, "how long cookies signed with a key replaced by \"learn rotate-keys\" still verify (a `duration`)")
+	fs.StringVar(&cfg.publicURL, "public-url", "", "learn's public HTTPS `origin` (such as https://learn.school.example) as browsers and LMSs reach it; LTI launches need it and are refused without it")
 	fs.StringVar(&cfg.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://`host:port`/metrics; off when empty")
 	var sf sandboxFlags
 	sf.add(fs)
@@ -76,6 +79,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("limits must be above 0 (per-address ones 0 for none): --runs-per-minute %d, --posts-per-minute %d, "+
 			"--runs-per-minute-per-address %d, --posts-per-minute-per-address %d",
 			cfg.runsPerMinute, cfg.postsPerMinute, cfg.runsPerAddress, cfg.postsPerAddress)
+	}
+	if cfg.publicURL != "" {
+		if _, err := parsePublicURL(cfg.publicURL); err != nil {
+			fmt.Fprintf(stderr, "learn serve: --public-url: %v\n", err)
+			return errUsage
+		}
 	}
 	log := newLogger(stderr, cfg.logLevel, cfg.dev)
 	return serve(ctx, cfg, log, nil)
@@ -196,14 +205,18 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 		collector.SandboxStats(box.Stats)
 		grader, appStore, observer = collector.Runner(grader), collector.Store(st), collector
 	}
-	app, err := progress.New(progress.Config{Course: course, Store: appStore, Grader: grader, Invalidator: invalidator, Limiter: rateLimiter(cfg.db, st),
+	app, err := progress.New(progress.Config{Course: course, Store: appStore, Grader: grader, Invalidator: invalidator, Limiter: rateLimiter(cfg.db, st), LTI: st,
 		Limits: progress.Limits{RunsPerMinute: cfg.runsPerMinute, RunsPerMinutePerAddress: offIfZero(cfg.runsPerAddress),
 			AnswersPerMinute: cfg.postsPerMinute, AnswersPerMinutePerAddress: offIfZero(cfg.postsPerAddress)}})
 	if err != nil {
 		return err
 	}
+	webLTI, err := ltiTool(ctx, cfg, st, grace, log)
+	if err != nil {
+		return err
+	}
 	srv, err := web.New(web.Config{
-		App: app, Assets: assets, Logger: log, CookieKey: key, OldCookieKeys: oldKeys, Observer: observer,
+		App: app, Assets: assets, Logger: log, CookieKey: key, OldCookieKeys: oldKeys, Observer: observer, LTI: webLTI,
 		Dev:   devCourse,
 		Ready: []web.ReadyCheck{{Name: "sandbox", Check: func(context.Context) error { return sandboxReadiness(box) }}},
 	})

@@ -25,10 +25,20 @@ import (
 // when stop is called.
 func startServer(t *testing.T, db string) (base string, stop func()) {
 	t.Helper()
+	return startServerWith(t, db, nil)
+}
+
+// startServerWith is startServer with the configuration changed by change
+// (nil for none).
+func startServerWith(t *testing.T, db string, change func(*serveConfig)) (base string, stop func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	listening := make(chan string, 1)
 	done := make(chan error, 1)
 	cfg := serveConfig{addr: "127.0.0.1:0", db: db, logLevel: slog.LevelWarn, sandbox: testSandboxConfig(t), runsPerMinute: 600}
+	if change != nil {
+		change(&cfg)
+	}
 	logs := serverLog(t)
 	go func() { done <- serve(ctx, cfg, logs, listening) }()
 	select {

@@ -1,7 +1,7 @@
-// Package storetest is the conformance suite of progress.Store and
-// progress.SecretStore: every backend runs it unchanged, through the
+// Package storetest is the conformance suite of progress.Store,
+// progress.SecretStore and progress.LTIStore: every backend runs it unchanged, through the
 // interfaces only, against a real, empty database of its kind. It runs
-// part by part (Learning, Classroom, QA, RateLimits, Secrets), each part
+// part by part (Learning, Classroom, QA, RateLimits, LTI, Secrets), each part
 // being one of the core's store interfaces.
 //
 //	func TestConformance(t *testing.T) {
@@ -24,6 +24,7 @@ import (
 type Backend interface {
 	progress.Store
 	progress.SecretStore
+	progress.LTIStore
 }
 
 // Open returns a new, empty backend for one test; the backend closes it in
@@ -102,6 +103,10 @@ func Run(t *testing.T, open Open) {
 		}},
 		{"RateLimits", []test{{"Suite", testRateLimits}}},   // progress.RateLimiter (ratelimits.go)
 		{"Stats", []test{{"CourseStats", testCourseStats}}}, // progress.StatsStore (stats.go)
+		{"LTI", []test{ // progress.LTIStore and LaunchLTI through the core (lti.go)
+			{"Links", testLTILinks},
+			{"LaunchRace", testLTILaunchRace},
+		}},
 		{"Secrets", []test{ // progress.SecretStore (secrets.go)
 			{"Stable", testSecretStable},
 			{"Rotation", testSecretRotation},

@@ -1,0 +1,56 @@
+// Package lti is learn's side of LTI 1.3 (1EdTech LTI Core 1.3 and
+// Security Framework 1.0): the registered platforms, the OIDC third-party
+// initiated login, the validation of the id_token a platform posts back,
+// learn's own signing keys and their public key set.
+//
+// A launch has two legs. Login takes the platform's login initiation
+// (iss, login_hint, target_link_uri, lti_message_hint, client_id,
+// lti_deployment_id), keeps a fresh state and nonce in the Store (the
+// state's SHA-256 only, bound to the SHA-256 of a random value the browser
+// holds in a cookie) and answers the address of the platform's
+// authorisation endpoint to redirect to. Launch takes the id_token and
+// state the platform posts to the redirect address: the state is taken
+// from the Store (deleted as it is read, so it serves once on whichever
+// server finishes the launch), and the token is checked in a fixed order,
+// each check a Refusal that names what failed and what to change in the
+// LMS's registration.
+//
+// Tokens are verified with go-jose (github.com/go-jose/go-jose/v4): its
+// parser takes the list of accepted algorithms, here RS256 alone, so
+// "alg": "none" and HMAC tokens signed with a public key never reach a
+// verification. Platforms' key sets are fetched with a timeout and a size
+// cap, cached, and fetched again once when a token names a key id the
+// cached set lacks (KeySets).
+//
+// Decisions, and why:
+//
+//   - go-jose rather than golang-jwt: one well-kept library (no
+//     dependencies of its own) holds JWS, JWK sets with RFC 7638
+//     thumbprints (learn's key ids) and JWT claims with string-or-array
+//     audiences, which LTI needs all of; deep-linking responses and the
+//     services' client assertions will be signed with it too. Its parser
+//     refuses every algorithm not listed before any key is chosen, so no
+//     key callback has to remember to refuse HMAC.
+//   - The state is kept hashed and deleted as it is read (DELETE …
+//     RETURNING), and nonces are recorded under a primary key until their
+//     token expires, so a replay fails on every server sharing the
+//     database; a state is also bound to the browser (the hash of a
+//     SameSite=None cookie), so a state sent to another browser is
+//     useless.
+//   - An unknown key id fetches the platform's set again at most once per
+//     DefaultMinRefetch, so made-up key ids cannot make learn hammer the
+//     LMS; a real rotation is found at the first launch after it.
+//   - learn's own signing keys are RSA 2048 in the database (table
+//     lti_keys) rather than in the settings table of the cookie keys: they
+//     are key pairs with ids, and several are published at once during
+//     the key grace period.
+//
+// The package holds no SQL and imports neither web nor storage: the
+// Store is declared here and implemented by package storage. What a
+// launch means for learn (a class, a teacher, a member) is the core's
+// (progress.Service.LaunchLTI); Launch only says who launched from where.
+//
+// Not yet here (issue 25): deep linking, the assignment and grade and the
+// roster services (TokenURL and SigningKey are their seams), dynamic
+// registration, and client-side postMessage storage.
+package lti

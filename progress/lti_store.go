@@ -1,0 +1,42 @@
+package progress
+
+import (
+	"context"
+	"time"
+)
+
+// LTIStore keeps the links between an LMS and learn that LTI launches
+// make (see LaunchLTI): an LMS user is one learner (and, once they launch
+// as an instructor, one teacher account), and an LMS course is one class.
+// Errors wrap ErrNotFound and ErrConflict as Store's do.
+type LTIStore interface {
+	// FindLTIUser returns the link of the LMS user subject of issuer;
+	// errors wrap ErrNotFound.
+	FindLTIUser(ctx context.Context, issuer, subject string) (LTIUser, error)
+	// CreateLTIUser saves a new link (TeacherID 0 for none); an LMS user
+	// already linked wraps ErrConflict. The learner must exist.
+	CreateLTIUser(ctx context.Context, u LTIUser) error
+	// SetLTIUserTeacher gives the linked LMS user a teacher account.
+	SetLTIUserTeacher(ctx context.Context, issuer, subject string, teacherID int64) error
+	// FindLTIContext returns the class of an LMS course; errors wrap
+	// ErrNotFound.
+	FindLTIContext(ctx context.Context, c LTIContext) (int64, error)
+	// CreateLTIContext links an LMS course to a class; a course already
+	// linked wraps ErrConflict.
+	CreateLTIContext(ctx context.Context, c LTIContext, classID int64, now time.Time) error
+}
+
+// LTIUser links an LMS user (issuer and subject) to learn's identities.
+type LTIUser struct {
+	Issuer, Subject string
+	LearnerID       string
+	// TeacherID is 0 until the user first launches as an instructor.
+	TeacherID int64
+	CreatedAt time.Time
+}
+
+// LTIContext names an LMS course: the issuer, the deployment it was
+// launched from and its context id.
+type LTIContext struct {
+	Issuer, DeploymentID, ContextID string
+}

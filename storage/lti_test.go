@@ -1,0 +1,173 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"learn/lti"
+)
+
+// TestLTISQLite runs the tests of lti.Store on a SQLite file (TestPostgres
+// runs them on PostgreSQL; the links of progress.LTIStore are in the
+// conformance suite).
+func TestLTISQLite(t *testing.T) {
+	testLTI(t, func(t *testing.T) *DB {
+		s, _ := openTemp(t)
+		return s
+	})
+}
+
+func testLTI(t *testing.T, open func(t *testing.T) *DB) {
+	ctx := context.Background()
+	now := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	platform := lti.Platform{Issuer: "https://lms.example", ClientID: "client-1", AuthURL: "https://lms.example/auth",
+		TokenURL: "https://lms.example/token", JWKSURL: "https://lms.example/jwks", DeploymentIDs: []string{"d1", "d2"}, CreatedAt: now}
+
+	t.Run("Platforms", func(t *testing.T) {
+		s := open(t)
+		p, err := s.AddPlatform(ctx, platform)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.AddPlatform(ctx, platform); !errors.Is(err, ErrConflict) {
+			t.Errorf("adding the same issuer and client again: %v, want ErrConflict", err)
+		}
+		other := platform
+		other.ClientID = "client-2"
+		other.DeploymentIDs = nil
+		if _, err := s.AddPlatform(ctx, other); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			name, issuer, client string
+			want                 string // client id found, "" for not found
+		}{
+			{"by issuer and client", platform.Issuer, "client-1", "client-1"},
+			{"the other client", platform.Issuer, "client-2", "client-2"},
+			{"issuer alone is ambiguous", platform.Issuer, "", ""},
+			{"unknown issuer", "https://other.example", "client-1", ""},
+			{"unknown client", platform.Issuer, "client-3", ""},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				got, err := s.FindPlatform(ctx, tc.issuer, tc.client)
+				if tc.want == "" {
+					if !errors.Is(err, lti.ErrNotFound) {
+						t.Errorf("FindPlatform = %+v, %v; want ErrNotFound", got, err)
+					}
+					return
+				}
+				if err != nil || got.ClientID != tc.want {
+					t.Errorf("FindPlatform = %+v, %v; want client %s", got, err, tc.want)
+				}
+			})
+		}
+		got, err := s.FindPlatformByID(ctx, p.ID)
+		if err != nil || !slices.Equal(got.DeploymentIDs, []string{"d1", "d2"}) || !got.CreatedAt.Equal(now) || got.JWKSURL != platform.JWKSURL {
+			t.Errorf("FindPlatformByID = %+v, %v", got, err)
+		}
+		all, err := s.Platforms(ctx)
+		if err != nil || len(all) != 2 {
+			t.Fatalf("Platforms = %+v, %v", all, err)
+		}
+		if err := s.RemovePlatform(ctx, platform.Issuer, "client-1"); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RemovePlatform(ctx, platform.Issuer, "client-1"); !errors.Is(err, lti.ErrNotFound) {
+			t.Errorf("removing twice: %v, want ErrNotFound", err)
+		}
+		if _, err := s.FindPlatform(ctx, platform.Issuer, ""); err != nil {
+			t.Errorf("after removing one, the issuer's only client: %v", err)
+		}
+	})
+
+	t.Run("StatesServeOnce", func(t *testing.T) {
+		s := open(t)
+		p, err := s.AddPlatform(ctx, platform)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := lti.State{StateHash: "s1", BrowserHash: "b1", Nonce: "n1", PlatformID: p.ID, Target: "https://learn.example/lessons/x", ExpiresAt: now.Add(time.Minute)}
+		if err := s.SaveState(ctx, st, now); err != nil {
+			t.Fatal(err)
+		}
+		expired := st
+		expired.StateHash, expired.ExpiresAt = "s2", now.Add(-time.Second)
+		if err := s.SaveState(ctx, expired, now.Add(-time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		// Several takers at once: exactly one gets the state.
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		got := 0
+		for range 4 {
+			wg.Go(func() {
+				back, err := s.TakeState(ctx, "s1", now)
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case err == nil:
+					got++
+					if back.Nonce != "n1" || back.BrowserHash != "b1" || back.PlatformID != p.ID || back.Target != st.Target {
+						t.Errorf("TakeState = %+v", back)
+					}
+				case !errors.Is(err, lti.ErrNotFound):
+					t.Errorf("TakeState: %v", err)
+				}
+			})
+		}
+		wg.Wait()
+		if got != 1 {
+			t.Errorf("%d takers got the state, want 1", got)
+		}
+		if _, err := s.TakeState(ctx, "s2", now); !errors.Is(err, lti.ErrNotFound) {
+			t.Errorf("an expired state: %v, want ErrNotFound", err)
+		}
+	})
+
+	t.Run("NoncesServeOnce", func(t *testing.T) {
+		s := open(t)
+		if err := s.UseNonce(ctx, "iss", "n", now.Add(time.Minute), now); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.UseNonce(ctx, "iss", "n", now.Add(time.Minute), now); !errors.Is(err, lti.ErrReplayed) {
+			t.Errorf("second use: %v, want ErrReplayed", err)
+		}
+		if err := s.UseNonce(ctx, "other", "n", now.Add(time.Minute), now); err != nil {
+			t.Errorf("another issuer's nonce: %v", err)
+		}
+		// Once expired, the nonce is forgotten (a token with it is refused
+		// by its exp anyway).
+		if err := s.UseNonce(ctx, "iss", "n", now.Add(3*time.Minute), now.Add(2*time.Minute)); err != nil {
+			t.Errorf("after expiry: %v", err)
+		}
+	})
+
+	t.Run("SigningKeys", func(t *testing.T) {
+		s := open(t)
+		if ks, err := s.SigningKeys(ctx); err != nil || len(ks) != 0 {
+			t.Fatalf("SigningKeys before any = %v, %v", ks, err)
+		}
+		for i, kid := range []string{"k1", "k2", "k3"} {
+			k := lti.Key{KID: kid, PrivateKey: []byte(kid), CreatedAt: now.Add(time.Duration(i) * 24 * time.Hour)}
+			if err := s.AddSigningKey(ctx, k, now.Add(time.Duration(i)*24*time.Hour-12*time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ks, err := s.SigningKeys(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var kids []string
+		for _, k := range ks {
+			kids = append(kids, k.KID)
+		}
+		// k1 retired a day after its making, before the cut-off: deleted.
+		if !slices.Equal(kids, []string{"k3", "k2"}) || !ks[0].RetiredAt.IsZero() || !ks[1].RetiredAt.Equal(ks[0].CreatedAt) || string(ks[0].PrivateKey) != "k3" {
+			t.Errorf("SigningKeys = %+v", ks)
+		}
+	})
+}

@@ -1,0 +1,205 @@
+package web
+
+// LTI 1.3 launches: the key set, the login initiation and the launch
+// (package lti checks them; the core makes what they stand for). The
+// login and the launch are cross-site posts from the LMS, so routes.go
+// lets them past the cross-origin protection, and they stand on the
+// launch's own proofs: a state bound to this browser, and the LMS's
+// signature.
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"learn/lti"
+	"learn/progress"
+)
+
+// LTI is the protocol side of LTI 1.3 that the server needs (package
+// lti's Tool implements it).
+type LTI interface {
+	// Login checks a login initiation and returns the platform's
+	// authorisation address to redirect to.
+	Login(ctx context.Context, in lti.LoginRequest, browser string) (string, error)
+	// Launch validates a posted id_token and state.
+	Launch(ctx context.Context, idToken, state, browser string) (lti.Launched, error)
+	// KeySetJSON returns learn's published public keys.
+	KeySetJSON(ctx context.Context) ([]byte, error)
+	// RedirectURI is the launch address on learn's public URL.
+	RedirectURI() string
+}
+
+// ltiBrowserCookie holds the random value a launch's state is bound to.
+// It is sent on the platform's cross-site post, so it is SameSite=None
+// (and so Secure), and only to the LTI routes.
+const ltiBrowserCookie = "learn_lti"
+
+// noPublicURL is the refusal of every LTI route on a server started
+// without --public-url.
+var noPublicURL = &lti.Refusal{Check: "public-url",
+	Problem: "This learn server was started without its public address, so it takes no LTI launches.",
+	Fix:     "Start learn with --public-url https://learn.school.example (its public HTTPS address), then register its LTI addresses in the LMS."}
+
+// ltiKeySet serves learn's public key set.
+func (s *Server) ltiKeySet(w http.ResponseWriter, r *http.Request) error {
+	if s.lti == nil {
+		return s.ltiRefused(w, r, noPublicURL)
+	}
+	body, err := s.lti.KeySetJSON(r.Context())
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	_, err = w.Write(body)
+	return err
+}
+
+// ltiLogin is the OIDC third-party login initiation, by GET or POST.
+func (s *Server) ltiLogin(w http.ResponseWriter, r *http.Request) error {
+	if s.lti == nil {
+		return s.ltiRefused(w, r, noPublicURL)
+	}
+	if err := s.app.TakeLTILogin(r.Context(), clientAddress(r)); err != nil {
+		return err
+	}
+	if err := r.ParseForm(); err != nil {
+		return &Error{Status: http.StatusBadRequest, Message: "The login initiation could not be read.", Err: err}
+	}
+	browser := ""
+	if c, err := r.Cookie(ltiBrowserCookie); err == nil && len(c.Value) == 43 {
+		browser = c.Value
+	} else {
+		v, err := lti.NewBrowserValue()
+		if err != nil {
+			return err
+		}
+		browser = v
+	}
+	to, err := s.lti.Login(r.Context(), lti.LoginRequest{
+		Issuer: r.Form.Get("iss"), LoginHint: r.Form.Get("login_hint"), TargetLinkURI: r.Form.Get("target_link_uri"),
+		MessageHint: r.Form.Get("lti_message_hint"), ClientID: r.Form.Get("client_id"), DeploymentID: r.Form.Get("lti_deployment_id"),
+	}, browser)
+	if ref, ok := errors.AsType[*lti.Refusal](err); ok {
+		return s.ltiRefused(w, r, ref)
+	}
+	if err != nil {
+		return err
+	}
+	http.SetCookie(w, &http.Cookie{Name: ltiBrowserCookie, Value: browser, Path: "/lti/", MaxAge: int(lti.StateLifetime.Seconds()),
+		HttpOnly: true, Secure: true, SameSite: http.SameSiteNoneMode})
+	http.Redirect(w, r, to, http.StatusFound)
+	return nil
+}
+
+// ltiLaunch takes the platform's form post of id_token and state, signs
+// the browser in as the LMS user (a teacher for an instructor) and opens
+// the resource link's lesson.
+func (s *Server) ltiLaunch(w http.ResponseWriter, r *http.Request) error {
+	if s.lti == nil {
+		return s.ltiRefused(w, r, noPublicURL)
+	}
+	if code := r.PostFormValue("error"); code != "" {
+		// The platform's authorisation answered an error (OpenID Connect
+		// Core 3.1.2.6) instead of a token.
+		problem := "The LMS answered learn's authorisation request with the error " + strconv.Quote(truncate(code, 80))
+		if d := r.PostFormValue("error_description"); d != "" {
+			problem += ": " + truncate(d, 300)
+		}
+		return s.ltiRefused(w, r, &lti.Refusal{Check: "authorisation", Problem: problem + ".",
+			Fix: "Sign in to the LMS in this browser and launch again; check that the LMS lists " + s.lti.RedirectURI() + " among learn's redirect addresses."})
+	}
+	browser := ""
+	if c, err := r.Cookie(ltiBrowserCookie); err == nil {
+		browser = c.Value
+	}
+	l, err := s.lti.Launch(r.Context(), r.PostFormValue("id_token"), r.PostFormValue("state"), browser)
+	if ref, ok := errors.AsType[*lti.Refusal](err); ok {
+		return s.ltiRefused(w, r, ref)
+	}
+	if err != nil {
+		return err
+	}
+	in := progress.LTILaunch{Issuer: l.Platform.Issuer, Subject: l.Subject, Name: l.Name,
+		Instructor: l.HasRole(lti.RoleInstructor), Learner: l.HasRole(lti.RoleLearner),
+		Context:      progress.LTIContext{Issuer: l.Platform.Issuer, DeploymentID: l.DeploymentID, ContextID: l.ContextID},
+		ContextTitle: l.ContextTitle}
+	done, err := s.app.LaunchLTI(r.Context(), in)
+	if pe, ok := errors.AsType[*progress.Error](err); ok && pe.Kind != progress.Internal {
+		return s.ltiRefused(w, r, &lti.Refusal{Check: "roles", Problem: pe.Message,
+			Fix: "Launch learn from an activity of an LMS course, as an instructor or a learner of it."})
+	}
+	if err != nil {
+		return err
+	}
+	// Whoever was signed in on this browser before is signed out: the
+	// browser is the LMS user now.
+	if a := progress.ActorFrom(r.Context()); a.IsTeacher() {
+		if err := s.app.SignOut(r.Context(), a); err != nil {
+			return err
+		}
+		clearSessionCookie(w, r)
+	}
+	// The state served; the browser's launch cookie goes with it.
+	http.SetCookie(w, &http.Cookie{Name: ltiBrowserCookie, Path: "/lti/", MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteNoneMode})
+	if err := s.setLearnerCookie(w, r, done.LearnerID, ""); err != nil {
+		return err
+	}
+	to := "/"
+	if done.Teacher != nil {
+		setSessionCookie(w, r, *done.Teacher)
+		to = "/classes/" + strconv.FormatInt(done.ClassID, 10)
+	}
+	if slug := s.launchLesson(l); slug != "" {
+		to = "/lessons/" + slug
+	}
+	http.Redirect(w, r, to, http.StatusSeeOther)
+	return nil
+}
+
+// launchLesson is the lesson a resource link opens: its custom parameter
+// "lesson", or its target link's /lessons/<slug>; "" for none of the
+// course's.
+func (s *Server) launchLesson(l lti.Launched) string {
+	slug := l.Custom["lesson"]
+	if slug == "" {
+		if _, path, ok := strings.Cut(l.TargetLinkURI, "/lessons/"); ok {
+			slug, _, _ = strings.Cut(path, "?")
+			slug, _, _ = strings.Cut(slug, "#")
+		}
+	}
+	if _, ok := s.course().Lesson(slug); !ok {
+		return ""
+	}
+	return slug
+}
+
+// truncate cuts s to at most n characters.
+func truncate(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// ltiRefused draws the page of a refused login or launch and logs the
+// refusal once (never the token).
+func (s *Server) ltiRefused(w http.ResponseWriter, r *http.Request, ref *lti.Refusal) error {
+	s.log.WarnContext(r.Context(), "LTI launch refused", slog.String("path", r.URL.Path), slog.String("check", ref.Check),
+		slog.String("problem", ref.Problem), slog.Any("err", ref.Err))
+	v := LTIRefusedView{Page: s.page(r, "Launch refused", ""), Check: ref.Check, Problem: ref.Problem, Fix: ref.Fix}
+	if s.lti != nil {
+		v.Launch = s.lti.RedirectURI()
+		base := strings.TrimSuffix(v.Launch, lti.LaunchPath)
+		v.Login, v.JWKS = base+lti.LoginPath, base+lti.JWKSPath
+	}
+	status := http.StatusBadRequest
+	if ref == noPublicURL {
+		status = http.StatusNotFound
+	}
+	return renderStatus(w, r, status, ltiRefusedPage(v))
+}
