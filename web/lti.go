@@ -12,6 +12,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -167,9 +168,10 @@ func (s *Server) ltiLaunch(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) launchLesson(l lti.Launched) string {
 	slug := l.Custom["lesson"]
 	if slug == "" {
-		if _, path, ok := strings.Cut(l.TargetLinkURI, "/lessons/"); ok {
-			slug, _, _ = strings.Cut(path, "?")
-			slug, _, _ = strings.Cut(slug, "#")
+		if u, err := url.Parse(l.TargetLinkURI); err == nil {
+			if rest, ok := strings.CutPrefix(u.Path, "/lessons/"); ok {
+				slug = rest
+			}
 		}
 	}
 	if _, ok := s.course().Lesson(slug); !ok {

@@ -504,3 +504,32 @@ func TestLTIKeySetAndHeaders(t *testing.T) {
 		t.Errorf("cross-site post to /join = %d, want 403", status)
 	}
 }
+
+// TestLaunchLesson checks which lesson a resource link opens: its custom
+// parameter, else a target link whose path is /lessons/<slug>, and
+// nothing for a slug that is not the course's or /lessons/ elsewhere in
+// the address.
+func TestLaunchLesson(t *testing.T) {
+	s := newTestServer(t)
+	tests := []struct {
+		name, custom, target, want string
+	}{
+		{"custom parameter", "tool-annotations", "https://learn.example/lti/launch", "tool-annotations"},
+		{"target link path", "", "https://learn.example/lessons/two-ways-to-fail", "two-ways-to-fail"},
+		{"target link with query and fragment", "", "https://learn.example/lessons/two-ways-to-fail?x=1#quiz", "two-ways-to-fail"},
+		{"lessons only in the query", "", "https://learn.example/lti/launch?next=/lessons/two-ways-to-fail", ""},
+		{"unknown lesson", "no-such-lesson", "https://learn.example/lti/launch", ""},
+		{"no lesson", "", "https://learn.example/", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := lti.Launched{TargetLinkURI: tt.target, Custom: map[string]string{}}
+			if tt.custom != "" {
+				l.Custom["lesson"] = tt.custom
+			}
+			if got := s.launchLesson(l); got != tt.want {
+				t.Errorf("launchLesson(%q, %q) = %q, want %q", tt.custom, tt.target, got, tt.want)
+			}
+		})
+	}
+}
