@@ -1,12 +1,14 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
 	"testing"
 
+	"learn/internal/qrread"
 	"learn/internal/qrtest"
 )
 
@@ -34,6 +36,49 @@ func TestQRSVGDecodes(t *testing.T) {
 			t.Errorf("the SVG is not a plain labelled image: %.200s", svg)
 		}
 	}
+}
+
+// TestQRModulesReadBack: every join address drawn, over five hundred of
+// the codes and ports a class may have, reads back with ZXing's detector,
+// including one the QR library's smallest drawing leaves unreadable (it is
+// drawn one version larger instead).
+func TestQRModulesReadBack(t *testing.T) {
+	const unreadableAtFirst = "http://127.0.0.1:30021/join?code=Q2899B"
+	first, err := qrDraw(unreadableAtFirst, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, err := qrread.Decode(first, qrQuiet); err == nil && text == unreadableAtFirst {
+		t.Fatalf("the QR library's first drawing of %s reads now; pick another text that exercises the redraw", unreadableAtFirst)
+	}
+	bits, err := qrModules(unreadableAtFirst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bits) <= len(first) {
+		t.Errorf("the redrawn code is %d modules wide, want more than the first drawing's %d", len(bits), len(first))
+	}
+	for i := range 500 {
+		text := fmt.Sprintf("http://192.168.%d.%d:%d/join?code=%s", i%7, 2+i%250, 1024+i*37%60000, joinCodeFor(i))
+		bits, err := qrModules(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := qrread.Decode(bits, qrQuiet); err != nil || got != text {
+			t.Fatalf("%s reads %q (%v)", text, got, err)
+		}
+	}
+}
+
+// joinCodeFor spells i as a six-letter join code.
+func joinCodeFor(i int) string {
+	const letters = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+	code := make([]byte, 6)
+	for k := range code {
+		code[k] = letters[(i*7919+k*31)%len(letters)]
+		i /= 3
+	}
+	return string(code)
 }
 
 // TestWordSheetAndProjector: the word sheet has one card per learner with

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	qrcode "github.com/yeqown/go-qrcode/v2"
+
+	"learn/internal/qrread"
 )
 
 // qrQuiet is the blank margin around a QR code, in modules, that a camera
@@ -23,10 +25,41 @@ func (m *matrixWriter) Write(mat qrcode.Matrix) error {
 
 func (m *matrixWriter) Close() error { return nil }
 
+// qrVersionTries is how many QR versions qrModules draws a text at, the
+// smallest that holds it first, before it gives up on a code that reads.
+const qrVersionTries = 4
+
 // qrModules returns the QR code of text as rows of dark (true) modules,
-// with medium error correction.
+// with medium error correction. The QR library draws a few texts in 100
+// with a mask whose data looks like a finder pattern to ZXing's detector,
+// the one most phone scanners share, so that the code does not scan; every
+// drawing is therefore read back with that detector, and a code that does
+// not read is drawn again one version larger, which lays the data out anew.
 func qrModules(text string) ([][]bool, error) {
-	code, err := qrcode.NewWith(text, qrcode.WithErrorCorrectionLevel(qrcode.ErrorCorrectionMedium))
+	var last error
+	for version, try := 1, 0; try < qrVersionTries; try++ {
+		bits, err := qrDraw(text, version)
+		if err != nil {
+			return nil, err
+		}
+		read, err := qrread.Decode(bits, qrQuiet)
+		if err == nil && read == text {
+			return bits, nil
+		}
+		last = err
+		if err == nil {
+			last = fmt.Errorf("it reads %q", read)
+		}
+		// The version a drawing has follows from its width (17 + 4v).
+		version = (len(bits)-17)/4 + 1
+	}
+	return nil, fmt.Errorf("web: QR code of %q does not read back at %d versions: %w", text, qrVersionTries, last)
+}
+
+// qrDraw draws text at the smallest QR version, at least minVersion, that
+// holds it.
+func qrDraw(text string, minVersion int) ([][]bool, error) {
+	code, err := qrcode.NewWith(text, qrcode.WithErrorCorrectionLevel(qrcode.ErrorCorrectionMedium), qrcode.WithMinimumVersion(minVersion))
 	if err != nil {
 		return nil, fmt.Errorf("web: QR code of %q: %w", text, err)
 	}

@@ -6,13 +6,10 @@ package qrtest
 import (
 	"errors"
 	"fmt"
-	"image"
-	"image/color"
 	"regexp"
 	"strconv"
 
-	"github.com/makiuchi-d/gozxing"
-	zxqr "github.com/makiuchi-d/gozxing/qrcode"
+	"learn/internal/qrread"
 )
 
 var (
@@ -20,8 +17,9 @@ var (
 	moduleRe  = regexp.MustCompile(`M(\d+) (\d+)h1v1h-1z`)
 )
 
-// DecodeSVG paints the SVG's modules into an image, 8 pixels a module,
-// and decodes it with ZXing's QR reader, returning the text it holds.
+// DecodeSVG rebuilds the module matrix the SVG draws (its margin
+// included) and reads it with ZXing's QR reader, returning the text it
+// holds.
 func DecodeSVG(svg string) (string, error) {
 	box := viewBoxRe.FindStringSubmatch(svg)
 	if box == nil {
@@ -31,31 +29,25 @@ func DecodeSVG(svg string) (string, error) {
 	if err != nil || size <= 0 || size > 1000 {
 		return "", fmt.Errorf("qrtest: the viewBox is %q modules wide", box[1])
 	}
-	const scale = 8
-	img := image.NewGray(image.Rect(0, 0, size*scale, size*scale))
-	for i := range img.Pix {
-		img.Pix[i] = 255
-	}
 	modules := moduleRe.FindAllStringSubmatch(svg, -1)
 	if len(modules) == 0 {
 		return "", errors.New("qrtest: the SVG draws no modules")
 	}
+	bits := make([][]bool, size)
+	for y := range bits {
+		bits[y] = make([]bool, size)
+	}
 	for _, m := range modules {
 		x, _ := strconv.Atoi(m[1])
 		y, _ := strconv.Atoi(m[2])
-		for dy := range scale {
-			for dx := range scale {
-				img.SetGray(x*scale+dx, y*scale+dy, color.Gray{})
-			}
+		if x >= size || y >= size {
+			return "", fmt.Errorf("qrtest: a module at %d,%d lies outside the %d-module viewBox", x, y, size)
 		}
+		bits[y][x] = true
 	}
-	bmp, err := gozxing.NewBinaryBitmapFromImage(img)
+	text, err := qrread.Decode(bits, 0)
 	if err != nil {
 		return "", fmt.Errorf("qrtest: %w", err)
 	}
-	res, err := zxqr.NewQRCodeReader().Decode(bmp, nil)
-	if err != nil {
-		return "", fmt.Errorf("qrtest: the QR code does not decode: %w", err)
-	}
-	return res.GetText(), nil
+	return text, nil
 }
