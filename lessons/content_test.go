@@ -61,6 +61,11 @@ func TestCourseContent(t *testing.T) {
 			if q.PassMark() > len(q.Questions) {
 				t.Errorf("pass mark %d above %d questions", q.PassMark(), len(q.Questions))
 			}
+			// Three blind attempts fit before the retry rule's first wait;
+			// together they must pass with odds under one in a thousand.
+			if odds := q.BlindPassOdds(); 3*odds >= 1e-3 {
+				t.Errorf("a blind attempt passes the quiz with odds %.2g, three of them %.2g: raise the pass mark or give questions more choices", odds, 3*odds)
+			}
 			for _, qn := range q.Questions {
 				for _, o := range qn.Options {
 					if strings.TrimSpace(o.Explanation) == "" {
