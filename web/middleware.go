@@ -50,10 +50,13 @@ func (s *Server) limitBody(next http.Handler) http.Handler {
 	})
 }
 
-// statusRecorder remembers the status a handler wrote, for the log.
+// statusRecorder remembers the status a handler wrote, for the log. It is
+// the writer nearest the connection, so it also tells a connection from
+// OneWriteListener when a large write passes (conn.go).
 type statusRecorder struct {
 	http.ResponseWriter
 	status int
+	conn   *oneWriteConn
 }
 
 func (s *statusRecorder) WriteHeader(code int) {
@@ -67,6 +70,11 @@ func (s *statusRecorder) Write(b []byte) (int, error) {
 	if s.status == 0 {
 		s.status = http.StatusOK
 	}
+	if s.conn == nil || len(b) < connBufferSize {
+		return s.ResponseWriter.Write(b)
+	}
+	s.conn.holding = true
+	defer func() { s.conn.holding = false }()
 	return s.ResponseWriter.Write(b)
 }
 
@@ -79,7 +87,7 @@ func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter 
 func (s *Server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w}
+		rec := &statusRecorder{ResponseWriter: w, conn: oneWriteFrom(r.Context())}
 		next.ServeHTTP(rec, r)
 		// The mux set r.Pattern on this request when a route matched.
 		s.obs.ObserveRequest(r.Pattern, r.Method, rec.status, time.Since(start))

@@ -231,8 +231,11 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w (is another learn already running? pick another with --addr)", cfg.addr, err)
 	}
+	// One write per answer where net/http would make two (web/conn.go).
+	ln = web.OneWriteListener(ln)
 	httpServer := &http.Server{
 		Handler:           srv,
+		ConnContext:       web.ConnContext,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      writeTimeout(cfg.sandbox),
