@@ -494,7 +494,7 @@ func (kp *keptPage) deflate(pools *compressors) ([][]byte, error) {
 // the answer's length never depends on it), else as it is.
 func (kp *keptPage) write(w http.ResponseWriter, pools *compressors, nonce string, gzip bool) error {
 	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
+	h["Content-Type"] = htmlType
 	var parts [][]byte
 	var total int
 	if !gzip {

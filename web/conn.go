@@ -68,6 +68,10 @@ type oneWriteConn struct {
 	holding bool
 	// held is the flushed buffer waiting for the rest of the answer.
 	held []byte
+	// pieces and pending are writeHeld's writev: kept here, they cost no
+	// allocation per answer.
+	pieces  [2][]byte
+	pending net.Buffers
 }
 
 func (c *oneWriteConn) Write(p []byte) (int, error) {
@@ -84,8 +88,11 @@ func (c *oneWriteConn) Write(p []byte) (int, error) {
 // writeHeld sends the held bytes and p with one vectored write.
 func (c *oneWriteConn) writeHeld(p []byte) (int, error) {
 	held := len(c.held)
-	bufs := net.Buffers{c.held, p}
-	n, err := bufs.WriteTo(c.Conn)
+	// WriteTo consumes pending; the pieces are cleared so p is not kept.
+	c.pieces[0], c.pieces[1] = c.held, p
+	c.pending = c.pieces[:]
+	n, err := c.pending.WriteTo(c.Conn)
+	c.pieces[0], c.pieces[1] = nil, nil
 	c.held = c.held[:0]
 	if n < int64(held) {
 		return 0, err

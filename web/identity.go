@@ -253,12 +253,21 @@ func (s *Server) setLearnerCookie(w http.ResponseWriter, r *http.Request, id, de
 	if err != nil {
 		return fmt.Errorf("web: sign learner cookie: %w", err)
 	}
-	http.SetCookie(w, &http.Cookie{
-		Name: learnerCookie, Value: value, Path: "/", MaxAge: int(cookieLifetime / time.Second),
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil,
-	})
+	// The line http.SetCookie would write, without its checks: the name
+	// and attributes are fixed and the value is URL-safe base64.
+	line := learnerCookie + "=" + value + learnerCookieAttributes
+	if r.TLS != nil {
+		line += "; Secure"
+	}
+	line += "; SameSite=Lax"
+	h := w.Header()
+	h["Set-Cookie"] = append(h["Set-Cookie"], line)
 	return nil
 }
+
+// learnerCookieAttributes follow the learner cookie's value, before
+// Secure and SameSite.
+var learnerCookieAttributes = "; Path=/; Max-Age=" + strconv.Itoa(int(cookieLifetime/time.Second)) + "; HttpOnly"
 
 // withSummary returns the request carrying a newer summary, after a write.
 func withSummary(r *http.Request, sum progress.Summary) *http.Request {

@@ -2,8 +2,10 @@ package web
 
 import (
 	"bytes"
+	"crypto/tls"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 )
@@ -116,5 +118,49 @@ func TestVerifiedCookiesKeepTheirChecks(t *testing.T) {
 				t.Errorf("decode at %v = %q, %v; want ok %v", tc.at.Sub(now), learner, ok, tc.want)
 			}
 		})
+	}
+}
+
+// TestLearnerCookieLine checks that the Set-Cookie line setLearnerCookie
+// writes by hand is the one http.SetCookie writes for the same cookie,
+// over plain HTTP and over TLS, and that a cookie set before stays.
+func TestLearnerCookieLine(t *testing.T) {
+	s := newTestServer(t)
+	for _, tls := range []bool{false, true} {
+		r := httptest.NewRequest(http.MethodGet, "/", nil)
+		if tls {
+			r.TLS = &tlsState
+		}
+		w := httptest.NewRecorder()
+		http.SetCookie(w, &http.Cookie{Name: "other", Value: "1"})
+		if err := s.setLearnerCookie(w, r, "0123456789abcdef0123456789abcdef", "fedcba9876543210fedcba9876543210"); err != nil {
+			t.Fatal(err)
+		}
+		lines := w.Header().Values("Set-Cookie")
+		if len(lines) != 2 || lines[0] != "other=1" {
+			t.Fatalf("TLS %v: Set-Cookie lines %q, want the earlier cookie and the learner's", tls, lines)
+		}
+		value := strings.TrimPrefix(strings.SplitN(lines[1], ";", 2)[0], learnerCookie+"=")
+		want := (&http.Cookie{Name: learnerCookie, Value: value, Path: "/", MaxAge: int(cookieLifetime / time.Second),
+			HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: tls}).String()
+		if lines[1] != want {
+			t.Errorf("TLS %v: Set-Cookie %q, want what http.SetCookie writes: %q", tls, lines[1], want)
+		}
+		if id, device, _, ok := s.ids.decodeDevice(value, time.Now()); !ok || id != "0123456789abcdef0123456789abcdef" || device != "fedcba9876543210fedcba9876543210" {
+			t.Errorf("TLS %v: the cookie's value does not verify: %q %q %v", tls, id, device, ok)
+		}
+	}
+}
+
+var tlsState tls.ConnectionState
+
+// TestPolicyWithStyleNonce checks the cut policy against the replacement
+// it stands for.
+func TestPolicyWithStyleNonce(t *testing.T) {
+	for _, nonce := range []string{"", "IP61IWQn+dZWDeOXSPFWGA=="} {
+		want := strings.Replace(contentSecurityPolicy, "style-src 'self'", "style-src 'self' 'nonce-"+nonce+"'", 1)
+		if got := policyWithStyleNonce(nonce); got != want {
+			t.Errorf("policyWithStyleNonce(%q) = %q, want %q", nonce, got, want)
+		}
 	}
 }

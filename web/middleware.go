@@ -22,18 +22,47 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 // policyWithStyleNonce is contentSecurityPolicy that also admits <style>
 // elements carrying nonce: the code editor injects its stylesheet that way.
 func policyWithStyleNonce(nonce string) string {
-	return strings.Replace(contentSecurityPolicy, "style-src 'self'", "style-src 'self' 'nonce-"+nonce+"'", 1)
+	return policyBeforeNonce + nonce + policyAfterNonce
 }
+
+// policyBeforeNonce and policyAfterNonce are contentSecurityPolicy cut
+// where policyWithStyleNonce puts the nonce.
+var policyBeforeNonce, policyAfterNonce = func() (string, string) {
+	const styles = "style-src 'self'"
+	before, after, ok := strings.Cut(contentSecurityPolicy, styles)
+	if !ok {
+		panic("web: the content security policy has no " + styles)
+	}
+	return before + styles + " 'nonce-", "'" + after
+}()
+
+// everyAnswersHeaders are the headers securityHeaders sets, each key in
+// canonical form and each value one slice shared by every answer: it is
+// set on a request's header map without canonicalising or allocating, and
+// net/http only reads it (Set replaces the slice, and Add appends to a
+// full one, which copies).
+var everyAnswersHeaders = []struct {
+	key   string
+	value []string
+}{
+	{"Content-Security-Policy", sharedValue(contentSecurityPolicy)},
+	{"X-Content-Type-Options", sharedValue("nosniff")},
+	{"Referrer-Policy", sharedValue("same-origin")},
+	{"X-Frame-Options", sharedValue("DENY")},
+	{"Cross-Origin-Opener-Policy", sharedValue("same-origin")},
+}
+
+// sharedValue is a header value to share between answers: its capacity is
+// its length, so an append never writes into it.
+func sharedValue(v string) []string { return []string{v}[:1:1] }
 
 // securityHeaders sets the headers every response carries.
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "same-origin")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		for _, f := range everyAnswersHeaders {
+			h[f.key] = f.value
+		}
 		next.ServeHTTP(w, r)
 	})
 }
@@ -45,7 +74,9 @@ func (s *Server) limitBody(next http.Handler) http.Handler {
 			http.Error(w, fmt.Sprintf("Request body too large: the limit is %d bytes.", s.maxBody), http.StatusRequestEntityTooLarge)
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, s.maxBody)
+		if r.Body != http.NoBody {
+			r.Body = http.MaxBytesReader(w, r.Body, s.maxBody)
+		}
 		next.ServeHTTP(w, r)
 	})
 }
@@ -261,3 +292,9 @@ func (u *unroutedWriter) Write(b []byte) (int, error) {
 }
 
 func (u *unroutedWriter) Unwrap() http.ResponseWriter { return u.ResponseWriter }
+
+// Header values lesson pages share (see sharedValue).
+var (
+	privateNoCache = sharedValue("private, no-cache")
+	htmlType       = sharedValue("text/html; charset=utf-8")
+)

@@ -314,7 +314,7 @@ func (s *Server) serveLesson(w http.ResponseWriter, r *http.Request, lesson *les
 	if shown == nil {
 		// Kept without a check only by this browser (a shown result is
 		// no-store, set by lessonShow).
-		h.Set("Cache-Control", "private, no-cache")
+		h["Cache-Control"] = privateNoCache
 		if wait == nil {
 			// A quiz's wait counts minutes: that page is always drawn.
 			tagKey = pageTag(sk, a, sum, qa, r.URL.Query().Get("about"))
