@@ -239,7 +239,34 @@ func (e *engine) upgrade(ctx context.Context) error {
 	e.snap = set
 	compiled := e.compiled
 	e.compiled = nil
+	// The parked instances started fresh, from the plain module: each
+	// holds that module's machine code alive and tens of MiB of private
+	// memory. Restored ones replace them (refill tops the pool up), whose
+	// pages are the image's until written.
+	var fresh []*instance
+	for kind := range numKinds {
+		fresh = append(fresh, e.parked[kind]...)
+		e.parked[kind] = nil
+	}
+	onPool := e.onPool
 	e.mu.Unlock()
+	for _, inst := range fresh {
+		inst.discard()
+	}
+	if len(fresh) > 0 {
+		if onPool != nil {
+			onPool(0)
+		}
+		e.kick()
+	}
+	// Their ends release their modules, so the collection the worker
+	// runs after the upgrade can free the plain module's code.
+	for _, inst := range fresh {
+		select {
+		case <-inst.done:
+		case <-ctx.Done():
+		}
+	}
 	// Every instance starts from an image now: drop the plain module once
 	// no fresh one is being created from it.
 	e.instantiating.Wait()
@@ -294,6 +321,8 @@ type instance struct {
 	cancel context.CancelFunc
 	cold   bool
 	kind   harnessKind
+	// restored is set for an instance started from a snapshot image.
+	restored bool
 }
 
 // parkReader reports the guest's first read of stdin: the harness only reads
@@ -397,6 +426,7 @@ func (e *engine) start(kind harnessKind) (*instance, error) {
 		e.instantiating.Add(1)
 	}
 	e.mu.Unlock()
+	inst.restored = snap != nil
 	go func() {
 		defer e.running.Done()
 		var err error

@@ -336,3 +336,60 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestSnapshotUpgradeReplacesThePool checks that the upgrade from the
+// fresh start to the snapshot start leaves no fresh instance parked: they
+// hold the plain module's code and their own memory, so the upgrade
+// discards them, the pool fills again from images, the plain module is
+// closed, and grading goes on.
+func TestSnapshotUpgradeReplacesThePool(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.SnapshotWasm = snapshotWasm(t)
+	cfg.InProcess = true
+	cfg.PoolSize, cfg.MCPPoolSize = 2, 1
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if err := s.Warm(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	e := s.exec.(*inProcess).e
+	// The sandbox upgrades once warm: the pool was filled fresh first.
+	if err := s.WaitSnapshot(ctx); err != nil {
+		t.Fatalf("the snapshot start is not on: %v", err)
+	}
+	for {
+		e.mu.Lock()
+		parked := slices.Concat(e.parked[kindPlain], e.parked[kindMCP])
+		compiled := e.compiled
+		e.mu.Unlock()
+		if len(parked) == cfg.PoolSize+cfg.MCPPoolSize {
+			for _, inst := range parked {
+				if !inst.restored {
+					t.Errorf("a %s instance started fresh is still parked after the upgrade", kindName(inst.kind))
+				}
+			}
+			if compiled != nil {
+				t.Error("the plain module is still open after the upgrade")
+			}
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the pool did not fill again after the upgrade: %d parked", len(parked))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	rep, err := s.Grade(ctx, reportAFailureSolution, reportAFailureCases, CompareTrimmedLines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Cases {
+		if r.Verdict != VerdictPassed {
+			t.Fatalf("%s: %s %s", r.Name, r.Verdict, r.Message)
+		}
+	}
+}
