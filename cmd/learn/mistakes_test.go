@@ -89,3 +89,15 @@ func TestValueAdvice(t *testing.T) {
 		}
 	}
 }
+
+// TestServeLimitsAboveZero checks that serve refuses a limit of 0 or less
+// before it starts, naming the flag and its value.
+func TestServeLimitsAboveZero(t *testing.T) {
+	for _, flag := range []string{"--runs-per-minute", "--run-burst", "--posts-per-minute"} {
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), []string{"serve", "--db", t.TempDir() + "/learn.db", flag, "0"}, &out, &errOut)
+		if code == 0 || !strings.Contains(errOut.String(), flag+" 0") {
+			t.Errorf("learn serve %s 0: exit %d, %q; want a refusal naming %s 0", flag, code, errOut.String(), flag)
+		}
+	}
+}

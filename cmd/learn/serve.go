@@ -32,6 +32,8 @@ type serveConfig struct {
 	dev           bool
 	sandbox       sandbox.Config
 	runsPerMinute int
+	// runBurst is how many runs one learner may start at once.
+	runBurst int
 	// Limits per client address (0 turns one off) and per learner.
 	runsPerAddress, postsPerMinute, postsPerAddress int
 	// metricsAddr, when set, serves /metrics there.
@@ -52,6 +54,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.TextVar(&cfg.logLevel, "log-level", slog.LevelInfo, "log `level`: debug, info, warn or error")
 	fs.BoolVar(&cfg.dev, "dev", false, "development mode: readable logs; with --lessons, open pages reload when a file changes and show the course's problems")
 	fs.IntVar(&cfg.runsPerMinute, "runs-per-minute", progress.DefaultRunsPerMinute, "`number` of code runs one learner may start per minute; past it the server answers 429")
+	fs.IntVar(&cfg.runBurst, "run-burst", progress.DefaultRunBurst, "`number` of code runs one learner may start at once before --runs-per-minute paces them")
 	fs.IntVar(&cfg.runsPerAddress, "runs-per-minute-per-address", progress.DefaultRunsPerMinutePerAddress,
 		"`number` of code runs all learners behind one client address may start together per minute; raise it for a large classroom behind one NAT address, 0 turns it off")
 	fs.IntVar(&cfg.postsPerMinute, "posts-per-minute", progress.DefaultAnswersPerMinute, "`number` of graded answers (checks, quizzes, reviews) one learner may post per minute")
@@ -75,10 +78,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stderr, "learn serve: unexpected argument %q\n", fs.Arg(0))
 		return errUsage
 	}
-	if cfg.runsPerMinute <= 0 || cfg.postsPerMinute <= 0 || cfg.runsPerAddress < 0 || cfg.postsPerAddress < 0 {
-		return fmt.Errorf("limits must be above 0 (per-address ones 0 for none): --runs-per-minute %d, --posts-per-minute %d, "+
+	if cfg.runsPerMinute <= 0 || cfg.runBurst <= 0 || cfg.postsPerMinute <= 0 || cfg.runsPerAddress < 0 || cfg.postsPerAddress < 0 {
+		return fmt.Errorf("limits must be above 0 (per-address ones 0 for none): --runs-per-minute %d, --run-burst %d, --posts-per-minute %d, "+
 			"--runs-per-minute-per-address %d, --posts-per-minute-per-address %d",
-			cfg.runsPerMinute, cfg.postsPerMinute, cfg.runsPerAddress, cfg.postsPerAddress)
+			cfg.runsPerMinute, cfg.runBurst, cfg.postsPerMinute, cfg.runsPerAddress, cfg.postsPerAddress)
 	}
 	if cfg.publicURL != "" {
 		if _, err := parsePublicURL(cfg.publicURL); err != nil {
@@ -206,7 +209,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 		grader, appStore, observer = collector.Runner(grader), collector.Store(st), collector
 	}
 	app, err := progress.New(progress.Config{Course: course, Store: appStore, Grader: grader, Invalidator: invalidator, Limiter: rateLimiter(cfg.db, st), LTI: st,
-		Limits: progress.Limits{RunsPerMinute: cfg.runsPerMinute, RunsPerMinutePerAddress: offIfZero(cfg.runsPerAddress),
+		Limits: progress.Limits{RunsPerMinute: cfg.runsPerMinute, RunBurst: cfg.runBurst, RunsPerMinutePerAddress: offIfZero(cfg.runsPerAddress),
 			AnswersPerMinute: cfg.postsPerMinute, AnswersPerMinutePerAddress: offIfZero(cfg.postsPerAddress)}})
 	if err != nil {
 		return err
