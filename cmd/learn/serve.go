@@ -90,6 +90,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	log := newLogger(stderr, cfg.logLevel, cfg.dev)
+	tuneServerGC()
 	return serve(ctx, cfg, log, nil)
 }
 
