@@ -81,6 +81,7 @@ type agsState struct {
 	refused     []string // why assertions were refused
 	status      int      // the scores endpoint's forced answer; 0 for none
 	lifetime    time.Duration
+	failed      int // posts answered with the forced status
 	results     map[resultKey]*Result
 	received    []Score
 }
@@ -140,6 +141,13 @@ func (p *Platform) Received() []Score {
 	p.ags.mu.Lock()
 	defer p.ags.mu.Unlock()
 	return slices.Clone(p.ags.received)
+}
+
+// FailedPosts counts the scores answered with FailScores' status.
+func (p *Platform) FailedPosts() int {
+	p.ags.mu.Lock()
+	defer p.ags.mu.Unlock()
+	return p.ags.failed
 }
 
 // TokensIssued counts the access tokens the token endpoint issued.
@@ -311,6 +319,9 @@ func (p *Platform) scores(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if status != 0 {
+		p.ags.mu.Lock()
+		p.ags.failed++
+		p.ags.mu.Unlock()
 		http.Error(w, "the gradebook is down for maintenance", status)
 		return
 	}
