@@ -289,9 +289,17 @@ func (s *Sender) SendDue(ctx context.Context) (int, error) {
 	for _, sc := range due {
 		r := s.send(ctx, sc)
 		if ctx.Err() != nil {
-			// Shutting down: the lease ends by itself and the score is
-			// sent again, by this server or another.
-			return len(due), ctx.Err()
+			// Shutting down mid-send: record what is known and hand an
+			// unanswered score back at once, to be sent again by this
+			// server or another (were this server killed instead, its
+			// lease would run out).
+			if r.State != ScoreSent {
+				r = ScoreResult{State: ScorePending, NextTry: s.now(), Answer: "learn stopped before the LMS answered", At: s.now()}
+			}
+			back, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			err := s.store.FinishScore(back, sc, r)
+			cancel()
+			return len(due), errors.Join(ctx.Err(), err)
 		}
 		if err := s.store.FinishScore(ctx, sc, r); err != nil {
 			return len(due), fmt.Errorf("lti: finish score %d: %w", sc.ID, err)

@@ -3,6 +3,7 @@ package lti
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -337,5 +338,36 @@ func TestAGSEndpoint(t *testing.T) {
 				t.Errorf("agsEndpoint = %+v, CanScore %v; want %v and line item %q", e, e.CanScore(), tc.canScore, tc.keptItem)
 			}
 		})
+	}
+}
+
+// TestSenderShutdown: a score in flight when the server stops is handed
+// back at once, pending, rather than held until its lease ends.
+func TestSenderShutdown(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	lms := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/token" {
+			w.Header().Set("Content-Type", "application/json")
+			_ = json.NewEncoder(w).Encode(map[string]any{"access_token": "t", "token_type": "Bearer", "expires_in": 3600})
+			return
+		}
+		_, _ = io.Copy(io.Discard, r.Body) // so that the server sees the client go
+		cancel()                           // the server stops while the LMS thinks
+		<-r.Context().Done()
+	}))
+	defer lms.Close()
+	p := Platform{ID: 1, ClientID: "c", TokenURL: lms.URL + "/token"}
+	store := &memScores{p: p, keys: testKeys(t), finished: map[int64]ScoreResult{}, nextTry: map[int64]time.Time{},
+		rows: []Score{{ID: 1, PlatformID: 1, LineItem: lms.URL + "/lineitems/1", UserID: "u", Given: 1, Maximum: 5, At: time.Now()}}}
+	sender, err := NewSender(SenderConfig{Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := time.Now()
+	if _, err := sender.SendDue(ctx); err == nil {
+		t.Error("SendDue after the context ended: no error")
+	}
+	if len(store.results) != 1 || store.results[0].State != ScorePending || store.results[0].NextTry.Before(before) || store.results[0].NextTry.After(time.Now()) {
+		t.Errorf("results = %+v; want the score pending, due at once", store.results)
 	}
 }
