@@ -50,7 +50,32 @@
 // launch means for learn (a class, a teacher, a member) is the core's
 // (progress.Service.LaunchLTI); Launch only says who launched from where.
 //
-// Not yet here (issue 25): deep linking, the assignment and grade and the
-// roster services (TokenURL and SigningKey are their seams), dynamic
+// Grade passback (Assignment and Grade Services 2.0). A launch's AGS
+// endpoint claim (Launched.AGS) names the resource link's line item; the
+// core keeps it per learner, platform and link, and an award earned in
+// the lesson queues the lesson's score (XP earned of the lesson's
+// earnable XP, Completed once the lesson is) in the award's own
+// transaction, into an outbox in the database: one row per learner and
+// line item, holding the newest score only. A Sender, one per server,
+// claims due rows with a lease, posts each to <line item>/scores with a
+// bearer token from Tokens, and records the answer: sent; pending again
+// after Backoff on a network error, 408, 429 or 5xx; failed on another
+// refusal (tried again with the learner's next score). Tokens come from
+// the platform's token endpoint by the client-credentials grant with a
+// client assertion signed by learn's key (RFC 7523), cached per platform
+// and scope until a minute before they expire.
+//
+//   - The outbox holds scores, not events: a newer score replaces the row
+//     (compared by the award's time, so an older one never does), and
+//     while a row is leased its newer score waits for the send in flight
+//     to end, so no older score reaches the LMS after a newer one.
+//   - Delivery is at least once: a server killed mid-send leaves its
+//     lease to run out (ScoreLease) and the score is sent again, which the
+//     LMS takes as the same score (same timestamp).
+//   - Scores are posted for line items the platform created (a deep
+//     linking response's or the LMS teacher's); learn does not create
+//     line items through the line items service.
+//
+// Not yet here (issue 25): deep linking, the roster service, dynamic
 // registration, and client-side postMessage storage.
 package lti

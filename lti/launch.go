@@ -211,6 +211,10 @@ type Launched struct {
 	ResourceLinkTitle       string
 	TargetLinkURI           string
 	Custom                  map[string]string
+	// AGS is the launch's Assignment and Grade Services endpoint claim;
+	// the zero value when the platform sent none (or one learn cannot
+	// use).
+	AGS AGSEndpoint
 }
 
 // HasRole reports whether the user holds the role (a full LIS URI).
@@ -237,6 +241,11 @@ type launchClaims struct {
 		Label string `json:"label"`
 	} `json:"https://purl.imsglobal.org/spec/lti/claim/context"`
 	Custom map[string]any `json:"https://purl.imsglobal.org/spec/lti/claim/custom"`
+	AGS    *struct {
+		Scope     []string `json:"scope"`
+		LineItems string   `json:"lineitems"`
+		LineItem  string   `json:"lineitem"`
+	} `json:"https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"`
 }
 
 // Launch validates the id_token and state a platform posted, the browser
@@ -349,6 +358,9 @@ func (t *Tool) Launch(ctx context.Context, idToken, state, browser string) (Laun
 		if s, ok := v.(string); ok {
 			l.Custom[k] = s
 		}
+	}
+	if c.AGS != nil {
+		l.AGS = agsEndpoint(c.AGS.Scope, c.AGS.LineItems, c.AGS.LineItem)
 	}
 	return l, nil
 }

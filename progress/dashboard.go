@@ -114,6 +114,9 @@ type RosterRow struct {
 	LastActive time.Time
 	// Late counts assignments this learner is late with.
 	Late int
+	// Scores are the learner's scores for the LMS's gradebook, by lesson
+	// (for a class of an LMS course whose links carry line items).
+	Scores []LTIScoreState
 }
 
 // LessonCell is one learner's state in one lesson.
@@ -220,6 +223,7 @@ func (s *Service) Dashboard(ctx context.Context, a Actor, classID int64, sort st
 		stats       []ExerciseStat
 		fails       []CaseFailure
 		week        map[string]int
+		scores      map[string][]LTIScoreState
 	)
 	// The reads are independent: run them at once.
 	g, gctx := errgroup.WithContext(ctx)
@@ -232,11 +236,15 @@ func (s *Service) Dashboard(ctx context.Context, a Actor, classID int64, sort st
 		g.Go(func() (err error) { week, err = s.classes.WeeklyXP(gctx, c.ID, weekStart(now, d.Zone)); return })
 	}
 	g.Go(func() (err error) { d.Teachers, err = s.classTeachers(gctx, c); return })
+	g.Go(func() (err error) { scores, err = s.classScores(gctx, c.ID); return })
 	err = g.Wait()
 	if err != nil {
 		return d, err
 	}
 	d.Rows = s.roster(members, act, assignments, d.Zone, now)
+	for i := range d.Rows {
+		d.Rows[i].Scores = scores[d.Rows[i].Member.LearnerID]
+	}
 	d.Assignments = s.assignmentStatus(assignments, members, act, c.TimeZone, now)
 	d.Sort = sortRoster(d.Rows, sort, d.Lessons)
 	d.Stuck = s.stuckItems(tries)

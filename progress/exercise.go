@@ -71,7 +71,7 @@ func (s *Service) RunExercise(ctx context.Context, a Actor, lessonSlug, exercise
 	}
 	granted, err := s.learning.RecordSubmission(ctx, Submission{
 		LearnerID: a.ID, ExerciseID: ex.ID, Mode: string(mode), Code: code, Passed: res.Passed(),
-		Report: jsonString(res.Redacted().Report), At: s.now(),
+		Report: jsonString(res.Redacted().Report), At: s.now(), Score: submissionScore(lesson, award),
 	}, award)
 	if err != nil {
 		return out, err

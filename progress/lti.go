@@ -21,6 +21,14 @@ type LTILaunch struct {
 	// Context is the LMS course; ContextTitle its title.
 	Context      LTIContext
 	ContextTitle string
+	// PlatformID and ResourceLinkID name the LMS and its link; LessonSlug
+	// is the lesson the link opens ("" for none) and LineItem its line
+	// item's address when the LMS lets learn post scores to it (""
+	// otherwise).
+	PlatformID     int64
+	ResourceLinkID string
+	LessonSlug     string
+	LineItem       string
 }
 
 // LTILaunched is what a launch made of its user: the learner id the
@@ -45,7 +53,9 @@ const ltiPasswordHash = "!lti"
 // instructor launch; the first instructor launch from an LMS course makes
 // its class (named for the course, joining by code off) and owns it, and
 // later instructors become its co-teachers. A learner becomes a member of
-// the course's class under their LMS name.
+// the course's class under their LMS name; a learner's launch of a lesson
+// with a line item keeps it, so that the XP they earn in the lesson goes
+// to the LMS's gradebook (LMSScore).
 //
 // Errors: Forbidden for a launch with neither role; Invalid for a launch
 // without a course, or of a learner whose course has no class yet (an
@@ -88,7 +98,18 @@ func (s *Service) LaunchLTI(ctx context.Context, in LTILaunch) (LTILaunched, err
 		return LTILaunched{}, err
 	}
 	out.ClassID = classID
-	return out, s.ltiMember(ctx, classID, u.LearnerID, in.Name)
+	if err := s.ltiMember(ctx, classID, u.LearnerID, in.Name); err != nil {
+		return LTILaunched{}, err
+	}
+	if in.LineItem != "" && in.ResourceLinkID != "" {
+		if _, ok := s.Course().Lesson(in.LessonSlug); ok {
+			if err := s.lti.SaveLTILineItem(ctx, LTILineItem{LearnerID: u.LearnerID, PlatformID: in.PlatformID, ResourceLinkID: in.ResourceLinkID,
+				LessonSlug: in.LessonSlug, ClassID: classID, LineItem: in.LineItem, Subject: in.Subject, UpdatedAt: s.now()}); err != nil {
+				return LTILaunched{}, err
+			}
+		}
+	}
+	return out, nil
 }
 
 // TakeLTILogin spends one of the LTI login initiations the client address

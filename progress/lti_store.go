@@ -24,6 +24,13 @@ type LTIStore interface {
 	// CreateLTIContext links an LMS course to a class; a course already
 	// linked wraps ErrConflict.
 	CreateLTIContext(ctx context.Context, c LTIContext, classID int64, now time.Time) error
+	// SaveLTILineItem keeps the line item of a learner's launch of a
+	// resource link, replacing the one kept for the same learner,
+	// platform and link.
+	SaveLTILineItem(ctx context.Context, li LTILineItem) error
+	// ClassLTIScores returns the outbox's scores of the class's line
+	// items, by learner and lesson.
+	ClassLTIScores(ctx context.Context, classID int64) ([]LTIScoreState, error)
 }
 
 // LTIUser links an LMS user (issuer and subject) to learn's identities.

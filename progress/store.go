@@ -219,6 +219,9 @@ type AttemptEffects struct {
 	// that number at that quiz, nothing is written and the error wraps
 	// ErrConflict (the same attempt posted twice).
 	Quiz *QuizAttempt
+	// Score, if non-nil, queues the lesson's score for the LMS when the
+	// award is granted or the lesson completed (see LMSScore).
+	Score *LMSScore
 }
 
 // QuizAttempt is one attempt at a lesson quiz as the server drew it.
@@ -291,6 +294,9 @@ type Submission struct {
 	Passed     bool
 	Report     string
 	At         time.Time
+	// Score, if non-nil, queues the exercise's lesson's score for the LMS
+	// when the award is granted (see LMSScore).
+	Score *LMSScore
 }
 
 // ExerciseState is how a learner's work on one exercise stands.

@@ -217,6 +217,9 @@ func (s *Service) CheckWidget(ctx context.Context, a Actor, p WidgetPost) (Widge
 	if awarded {
 		fx.Award = &award
 	}
+	if awarded || fx.CompleteLesson {
+		fx.Score = lmsScore(lesson)
+	}
 	for _, itemID := range missed {
 		card := quiz.MissedCard(now)
 		// A missed item is ready to review at once; FSRS takes over from its

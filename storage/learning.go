@@ -113,6 +113,14 @@ func (s *DB) RecordAttempt(ctx context.Context, a progress.Attempt, fx progress.
 				return err
 			}
 		}
+		completes := false
+		if fx.CompleteLesson && fx.Score != nil {
+			done, err := lessonCompleted(ctx, tx, a.LearnerID, a.LessonSlug)
+			if err != nil {
+				return err
+			}
+			completes = !done
+		}
 		if fx.CompleteLesson {
 			if err := completeLesson(ctx, tx, a.LearnerID, a.LessonSlug, a.At); err != nil {
 				return err
@@ -129,6 +137,9 @@ func (s *DB) RecordAttempt(ctx context.Context, a progress.Attempt, fx progress.
 			if err := queueReview(ctx, tx, a.LearnerID, c, a.At); err != nil {
 				return err
 			}
+		}
+		if fx.Score != nil && (granted || completes) {
+			return queueScore(ctx, tx, a.LearnerID, *fx.Score, a.At)
 		}
 		return nil
 	})
@@ -347,8 +358,10 @@ func (s *DB) RecordSubmission(ctx context.Context, sub progress.Submission, awar
 				return errors.New("storage: record submission: only a submission (mode submit) earns an award")
 			}
 			var err error
-			granted, err = awardXP(ctx, tx, sub.LearnerID, *award, attemptID, sub.At)
-			return err
+			if granted, err = awardXP(ctx, tx, sub.LearnerID, *award, attemptID, sub.At); err != nil || !granted || sub.Score == nil {
+				return err
+			}
+			return queueScore(ctx, tx, sub.LearnerID, *sub.Score, sub.At)
 		}
 		return nil
 	})

@@ -21,6 +21,15 @@ func TestLTISQLite(t *testing.T) {
 	})
 }
 
+// TestLTIScoresSQLite runs the tests of the score outbox on a SQLite file
+// (TestPostgres runs them on PostgreSQL).
+func TestLTIScoresSQLite(t *testing.T) {
+	testLTIScores(t, func(t *testing.T) *DB {
+		s, _ := openTemp(t)
+		return s
+	})
+}
+
 func testLTI(t *testing.T, open func(t *testing.T) *DB) {
 	ctx := context.Background()
 	now := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)

@@ -39,6 +39,7 @@ func TestPostgres(t *testing.T) {
 	t.Run("InvalidText", func(t *testing.T) { testInvalidText(t, open(t)) })
 	t.Run("UpgradeRelease", func(t *testing.T) { testUpgradePostgresRelease(t, c.NewDatabase(t)) })
 	t.Run("LTI", func(t *testing.T) { testLTI(t, open) })
+	t.Run("LTIScores", func(t *testing.T) { testLTIScores(t, open) })
 }
 
 // testMigrationsOnce opens one database from several servers at once:

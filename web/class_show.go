@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -56,6 +57,20 @@ type DashboardView struct {
 	Owner      TeacherView
 	CoTeachers []TeacherView
 	IsOwner    bool
+	// Grades are the scores learn sends to the LMS's gradebook, per
+	// learner and lesson (none for a class that is no LMS course's).
+	Grades []GradeView
+}
+
+// GradeView is one learner's score for one lesson's LMS line item and
+// how sending it stands.
+type GradeView struct {
+	Name, Lesson string
+	// Score is "30 of 55", with "completed" once the lesson is.
+	Score string
+	// State is pending, sent or failed; Answer the LMS's last answer
+	// (status and excerpt) for a score not sent, "" before any.
+	State, Answer string
 }
 
 // TeacherView is one teacher of a class.
@@ -274,6 +289,10 @@ func dashboardView(d progress.Dashboard, allStuck bool) DashboardView {
 	}
 	v.Columns = append(v.Columns, col(progress.SortXP, "XP", "XP", true), col(progress.SortStreak, "Streak", "Streak in days", true),
 		col(progress.SortActive, "Last active", "Last active", true), col(progress.SortLate, "Late", "Assignments late", true))
+	lessonTitles := map[string]string{}
+	for _, l := range d.Lessons {
+		lessonTitles[l.Slug] = l.Title
+	}
 	for _, row := range d.Rows {
 		g := GridRow{LearnerID: row.Member.LearnerID, Name: row.Member.Name, XP: row.XP, Streak: row.StreakDays, Late: row.Late,
 			URL: classURL(c.ID) + "/learners/" + row.Member.LearnerID, LastActive: "never"}
@@ -284,6 +303,9 @@ func dashboardView(d progress.Dashboard, allStuck bool) DashboardView {
 			g.Cells = append(g.Cells, gridCell(cell))
 		}
 		v.Rows = append(v.Rows, g)
+		for _, sc := range row.Scores {
+			v.Grades = append(v.Grades, gradeView(row.Member.Name, lessonTitles[sc.LessonSlug], sc))
+		}
 	}
 	assigned := map[string]bool{}
 	for _, as := range d.Assignments {
@@ -457,4 +479,26 @@ func teacherNames(ts []TeacherView) string {
 		return strings.Join(names, "")
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// gradeView shows one score of the outbox; the LMS's answer is shown for
+// a score not accepted (yet).
+func gradeView(name, lesson string, sc progress.LTIScoreState) GradeView {
+	if lesson == "" {
+		lesson = sc.LessonSlug
+	}
+	g := GradeView{Name: name, Lesson: lesson, State: sc.State, Score: fmt.Sprintf("%d of %d", sc.Given, sc.Maximum)}
+	if sc.Completed {
+		g.Score += ", completed"
+	}
+	if sc.State != progress.LMSScoreSent && (sc.Status != 0 || sc.Answer != "") {
+		g.Answer = truncate(sc.Answer, 200)
+		if sc.Status != 0 && !strings.Contains(sc.Answer, strconv.Itoa(sc.Status)) {
+			g.Answer = strconv.Itoa(sc.Status) + ": " + g.Answer
+		}
+		if sc.Attempts > 1 {
+			g.Answer += fmt.Sprintf(" (%d tries)", sc.Attempts)
+		}
+	}
+	return g
 }

@@ -128,7 +128,10 @@ func (s *Server) ltiLaunch(w http.ResponseWriter, r *http.Request) error {
 	in := progress.LTILaunch{Issuer: l.Platform.Issuer, Subject: l.Subject, Name: l.Name,
 		Instructor: l.HasRole(lti.RoleInstructor), Learner: l.HasRole(lti.RoleLearner),
 		Context:      progress.LTIContext{Issuer: l.Platform.Issuer, DeploymentID: l.DeploymentID, ContextID: l.ContextID},
-		ContextTitle: l.ContextTitle}
+		ContextTitle: l.ContextTitle, PlatformID: l.Platform.ID, ResourceLinkID: l.ResourceLinkID, LessonSlug: s.launchLesson(l)}
+	if l.AGS.CanScore() {
+		in.LineItem = l.AGS.LineItem
+	}
 	done, err := s.app.LaunchLTI(r.Context(), in)
 	if pe, ok := errors.AsType[*progress.Error](err); ok && pe.Kind != progress.Internal {
 		return s.ltiRefused(w, r, &lti.Refusal{Check: "roles", Problem: pe.Message,
@@ -155,8 +158,8 @@ func (s *Server) ltiLaunch(w http.ResponseWriter, r *http.Request) error {
 		setSessionCookie(w, r, *done.Teacher)
 		to = "/classes/" + strconv.FormatInt(done.ClassID, 10)
 	}
-	if slug := s.launchLesson(l); slug != "" {
-		to = "/lessons/" + slug
+	if in.LessonSlug != "" {
+		to = "/lessons/" + in.LessonSlug
 	}
 	http.Redirect(w, r, to, http.StatusSeeOther)
 	return nil

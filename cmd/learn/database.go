@@ -12,12 +12,14 @@ import (
 
 // database is an open backend: every part of progress.Store, the cookie
 // keys kept in the database (progress.SecretStore), the LTI platforms,
-// keys and links (lti.Store, progress.LTIStore), and closing.
+// keys and links (lti.Store, progress.LTIStore), the outbox of LMS scores
+// (lti.ScoreStore), and closing.
 type database interface {
 	progress.Store
 	progress.SecretStore
 	progress.LTIStore
 	lti.Store
+	lti.ScoreStore
 	Close() error
 }
 

@@ -188,3 +188,24 @@ func ltiTool(ctx context.Context, cfg serveConfig, st database, grace time.Durat
 		"jwks", public.JoinPath(lti.JWKSPath).String())
 	return tool, nil
 }
+
+// startScoreSender sends the outbox's scores to the LMSs' gradebooks
+// until the returned stop is called (or ctx ends); stop waits for the
+// sender to finish the score in hand. Every server sharing the database
+// runs one: the outbox's leases keep them from sending the same score.
+func startScoreSender(ctx context.Context, st database, log *slog.Logger) (stop func(), err error) {
+	sender, err := lti.NewSender(lti.SenderConfig{Store: st, Log: log.With("component", "lti-scores")})
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sender.Run(ctx)
+	}()
+	return func() {
+		cancel()
+		<-done
+	}, nil
+}

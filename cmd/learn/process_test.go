@@ -40,7 +40,12 @@ func freeAddr(t *testing.T) string {
 // flags, and waits until it serves.
 func startProcess(t *testing.T, db string, extra ...string) *learnProcess {
 	t.Helper()
-	addr := freeAddr(t)
+	return startProcessAt(t, freeAddr(t), db, extra...)
+}
+
+// startProcessAt is startProcess listening on addr.
+func startProcessAt(t *testing.T, addr, db string, extra ...string) *learnProcess {
+	t.Helper()
 	// Workers at the server's priority: other test binaries at normal
 	// priority share these cores, and a lowered worker would then run out
 	// of time on code that passes.

@@ -219,6 +219,13 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 	if err != nil {
 		return err
 	}
+	if webLTI != nil {
+		stopScores, err := startScoreSender(ctx, st, log)
+		if err != nil {
+			return err
+		}
+		defer stopScores()
+	}
 	srv, err := web.New(web.Config{
 		App: app, Assets: assets, Logger: log, CookieKey: key, OldCookieKeys: oldKeys, Observer: observer, LTI: webLTI,
 		Dev:   devCourse,

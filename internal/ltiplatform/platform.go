@@ -11,6 +11,14 @@
 // browser would auto-post: a form of id_token and state to learn's
 // redirect address (ReadForm reads it). What goes into the id_token, and
 // how it is signed, is the launch's to change, for negative tests.
+//
+// For Assignment and Grade Services 2.0 (ags.go) every launch of a
+// resource link carries the AGS endpoint claim with a line item of that
+// link; the platform serves an OAuth 2 token endpoint at /token that takes
+// a client-credentials grant with a JWT client assertion (RFC 7523,
+// Security Framework 4.1), verified against the tool's key set, and line
+// items' score endpoints at /lineitems/{id}/scores that record the scores
+// posted with its tokens and can be told to answer 503.
 package ltiplatform
 
 import (
@@ -100,18 +108,39 @@ type Platform struct {
 	next     int
 	// Fetches counts the requests of the key set.
 	fetches int
+
+	ags agsState
 }
 
-// Start runs a platform until t ends.
+// Start runs a platform over TLS until t ends.
 func Start(t testing.TB, clientID, deploymentID string) *Platform {
 	t.Helper()
+	return start(t, clientID, deploymentID, true)
+}
+
+// StartPlain runs a platform over plain HTTP on the loopback address
+// until t ends: for a learn process that cannot be told to trust the
+// test certificate (learn accepts http addresses on loopback only).
+func StartPlain(t testing.TB, clientID, deploymentID string) *Platform {
+	t.Helper()
+	return start(t, clientID, deploymentID, false)
+}
+
+func start(t testing.TB, clientID, deploymentID string, tls bool) *Platform {
 	p := &Platform{t: t, ClientID: clientID, DeploymentID: deploymentID, launches: map[string]Launch{}}
+	p.ags = newAGSState()
 	p.RotateKey()
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /jwks", p.jwks)
 	mux.HandleFunc("GET /auth", p.auth)
 	mux.HandleFunc("POST /auth", p.auth)
-	p.server = httptest.NewTLSServer(mux)
+	mux.HandleFunc("POST /token", p.token)
+	mux.HandleFunc("POST /lineitems/{id}/scores", p.scores)
+	if tls {
+		p.server = httptest.NewTLSServer(mux)
+	} else {
+		p.server = httptest.NewServer(mux)
+	}
 	t.Cleanup(p.server.Close)
 	return p
 }
@@ -240,6 +269,13 @@ func (p *Platform) Claims(l Launch, nonce string) map[string]any {
 	}
 	if len(l.Custom) > 0 {
 		c[claim+"custom"] = l.Custom
+	}
+	if l.ResourceLinkID != "" {
+		// AGS 2.0, section 3.1: the services the tool may call, with the
+		// resource link's own line item.
+		c[agsClaim] = map[string]any{"scope": []string{ScopeLineItem, ScopeResultReadOnly, ScopeScore},
+			"lineitems": p.server.URL + "/lineitems?course=" + url.QueryEscape(l.ContextID),
+			"lineitem":  p.LineItemURL(l.ResourceLinkID)}
 	}
 	for k, v := range l.Claims {
 		if v == nil {
