@@ -61,6 +61,11 @@ type Summary struct {
 	version int64
 }
 
+// noActivity is the summary of every new visitor, shared: summaries are
+// only read once made (the cache shares each learner's between requests
+// too), so its maps are never written.
+var noActivity = newSummary()
+
 // newSummary is the summary of someone with no activity yet.
 func newSummary() Summary {
 	return Summary{Level: 1, Zone: "UTC", Opened: map[string]bool{}, Attempts: map[string]int{}, Codes: map[string]string{},
@@ -150,7 +155,7 @@ func (c *summaries) drop(id string) {
 // summary and costs no query.
 func (s *Service) Summary(ctx context.Context, a Actor) (Summary, error) {
 	if !a.Known {
-		return newSummary(), nil
+		return noActivity, nil
 	}
 	now := s.now()
 	var version int64
