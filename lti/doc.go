@@ -28,7 +28,7 @@
 //     dependencies of its own) holds JWS, JWK sets with RFC 7638
 //     thumbprints (learn's key ids) and JWT claims with string-or-array
 //     audiences, which LTI needs all of; deep-linking responses and the
-//     services' client assertions will be signed with it too. Its parser
+//     services' client assertions are signed with it too. Its parser
 //     refuses every algorithm not listed before any key is chosen, so no
 //     key callback has to remember to refuse HMAC.
 //   - The state is kept hashed and deleted as it is read (DELETE …
@@ -76,6 +76,26 @@
 //     linking response's or the LMS teacher's); learn does not create
 //     line items through the line items service.
 //
-// Not yet here (issue 25): deep linking, the roster service, dynamic
-// registration, and client-side postMessage storage.
+// Deep Linking 2.0. A launch whose message type is LtiDeepLinkingRequest
+// passes the same checks as a resource link launch (but needs no resource
+// link), and more: its deep_linking_settings claim must name an http(s)
+// return address (https but on localhost) and take ltiResourceLink items,
+// and only an instructor or an administrator may make it. Launched then
+// holds a DeepLinking: the return address, the data to echo, whether
+// several items are taken, the platform and deployment, a random id and
+// an expiry (DeepLinkLifetime). DeepLinkResponse answers it with
+// resource links: a JWT signed like the client assertions, iss learn's
+// client id, aud the platform's issuer, each link with its custom
+// parameters and the line item the platform makes for it.
+//
+//   - The request's id is spent in the nonce table (as "deep-link:<id>",
+//     under the platform's issuer) when it is answered, so a request is
+//     answered once on every server, with no table of its own: while the
+//     instructor picks, the request waits in their browser, sealed by the
+//     web layer, which is why its return address and data have caps
+//     (MaxDeepLinkReturnURL, MaxDeepLinkData).
+//   - Only resource links are sent, and only to learn's own origin.
+//
+// Not yet here (issue 25): the roster service, dynamic registration, and
+// client-side postMessage storage.
 package lti

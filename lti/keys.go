@@ -72,8 +72,7 @@ func PublicKeySet(keys []Key, grace time.Duration, now time.Time) (jose.JSONWebK
 var ErrNoKey = errors.New("lti: no signing key; start the server once or run \"learn rotate-keys\"")
 
 // SigningKey returns the key that signs learn's messages (deep-linking
-// responses and service assertions, to come): the newest that is not
-// retired.
+// responses and service assertions): the newest that is not retired.
 func SigningKey(keys []Key) (jose.SigningKey, error) {
 	for _, k := range keys {
 		if k.RetiredAt.IsZero() {

@@ -42,6 +42,9 @@ const (
 	LoginPath  = "/lti/login"
 	LaunchPath = "/lti/launch"
 	JWKSPath   = "/lti/jwks"
+	// DeepLinkPath is where learn's deep linking picker posts (learn's
+	// own form, not the platform's).
+	DeepLinkPath = "/lti/deep-link"
 )
 
 // Leeway is how far exp and iat may be off learn's clock: platforms'
@@ -197,9 +200,12 @@ func targetRefusal(t *Tool) *Refusal {
 		"Set the tool's target link (launch) address in the LMS to one on "+t.public.String()+", such as "+t.RedirectURI()+".", nil)
 }
 
-// Launched is a valid resource link launch: who launched, from where.
+// Launched is a valid launch: who launched, from where, and for a deep
+// linking request what the platform asks for.
 type Launched struct {
 	Platform Platform
+	// MessageType is MessageResourceLink or MessageDeepLinking.
+	MessageType string
 	// Subject is the platform's id of the user; Name their name, when
 	// the platform sent one.
 	Subject, Name, Email string
@@ -215,6 +221,9 @@ type Launched struct {
 	// the zero value when the platform sent none (or one learn cannot
 	// use).
 	AGS AGSEndpoint
+	// DeepLinking is set for a deep linking request (MessageDeepLinking),
+	// nil for a resource link launch.
+	DeepLinking *DeepLinking
 }
 
 // HasRole reports whether the user holds the role (a full LIS URI).
@@ -246,10 +255,14 @@ type launchClaims struct {
 		LineItems string   `json:"lineitems"`
 		LineItem  string   `json:"lineitem"`
 	} `json:"https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"`
+	DeepLinking *deepLinkingClaim `json:"https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"`
 }
 
 // Launch validates the id_token and state a platform posted, the browser
-// being the value of the launch cookie Login bound the state to. Every
+// being the value of the launch cookie Login bound the state to: a
+// resource link launch, or a deep linking request (Launched.DeepLinking),
+// which only an instructor or administrator may make and whose settings
+// must name an http(s) return address and take resource links. Every
 // failed check is a *Refusal; other errors are the store's.
 func (t *Tool) Launch(ctx context.Context, idToken, state, browser string) (Launched, error) {
 	fixLogin := "Check that the LMS sends learn's login initiation address " + t.public.JoinPath(LoginPath).String() + " first and posts back to " + t.RedirectURI() + "."
@@ -330,9 +343,10 @@ func (t *Tool) Launch(ctx context.Context, idToken, state, browser string) (Laun
 	if !p.HasDeployment(c.DeploymentID) {
 		return Launched{}, deploymentRefusal(c.DeploymentID)
 	}
-	if c.MessageType != MessageResourceLink {
-		return Launched{}, refuse("message_type", fmt.Sprintf("learn takes resource link launches only (%s), not %q.", MessageResourceLink, c.MessageType),
-			"Add learn to the LMS as a resource link (an external tool activity); deep linking is not supported yet.", nil)
+	if c.MessageType != MessageResourceLink && c.MessageType != MessageDeepLinking {
+		return Launched{}, refuse("message_type", fmt.Sprintf("learn takes resource link launches (%s) and deep linking requests (%s), not %q.",
+			MessageResourceLink, MessageDeepLinking, c.MessageType),
+			"Add learn to the LMS as a resource link (an external tool activity), or add its lessons through deep linking (content selection).", nil)
 	}
 	if c.Version != Version {
 		return Launched{}, refuse("version", fmt.Sprintf("learn takes LTI %s launches, not %q.", Version, c.Version),
@@ -341,14 +355,14 @@ func (t *Tool) Launch(ctx context.Context, idToken, state, browser string) (Laun
 	if !t.sameOrigin(c.TargetLinkURI) {
 		return Launched{}, targetRefusal(t)
 	}
-	if c.ResourceLink.ID == "" {
+	if c.MessageType == MessageResourceLink && c.ResourceLink.ID == "" {
 		return Launched{}, refuse("resource_link", "The launch names no resource link.", "Launch learn from an activity (a resource link) of the LMS.", nil)
 	}
 	if std.Subject == "" {
 		return Launched{}, refuse("sub", "The launch names no user (an anonymous launch).",
 			"Let the LMS share the user's id with learn (the privacy settings of the tool).", nil)
 	}
-	l := Launched{Platform: p, Subject: std.Subject, Name: c.Name, Email: c.Email, Roles: c.Roles, DeploymentID: c.DeploymentID,
+	l := Launched{Platform: p, MessageType: c.MessageType, Subject: std.Subject, Name: c.Name, Email: c.Email, Roles: c.Roles, DeploymentID: c.DeploymentID,
 		ContextID: c.Context.ID, ContextTitle: c.Context.Title, ResourceLinkID: c.ResourceLink.ID, ResourceLinkTitle: c.ResourceLink.Title,
 		TargetLinkURI: c.TargetLinkURI, Custom: map[string]string{}}
 	if l.ContextTitle == "" {
@@ -361,6 +375,13 @@ func (t *Tool) Launch(ctx context.Context, idToken, state, browser string) (Laun
 	}
 	if c.AGS != nil {
 		l.AGS = agsEndpoint(c.AGS.Scope, c.AGS.LineItems, c.AGS.LineItem)
+	}
+	if c.MessageType == MessageDeepLinking {
+		dl, err := t.deepLinking(c.DeepLinking, c.Roles, p.ID, c.DeploymentID, now)
+		if err != nil {
+			return Launched{}, err
+		}
+		l.DeepLinking = &dl
 	}
 	return l, nil
 }

@@ -32,6 +32,9 @@ type LTI interface {
 	KeySetJSON(ctx context.Context) ([]byte, error)
 	// RedirectURI is the launch address on learn's public URL.
 	RedirectURI() string
+	// DeepLinkResponse spends a deep linking request and returns the
+	// signed response holding links.
+	DeepLinkResponse(ctx context.Context, req lti.DeepLinking, links []lti.ResourceLink) (string, error)
 }
 
 // ltiBrowserCookie holds the random value a launch's state is bound to.
@@ -99,7 +102,8 @@ func (s *Server) ltiLogin(w http.ResponseWriter, r *http.Request) error {
 
 // ltiLaunch takes the platform's form post of id_token and state, signs
 // the browser in as the LMS user (a teacher for an instructor) and opens
-// the resource link's lesson.
+// the resource link's lesson; a deep linking request opens the picker
+// instead (lti_deeplink.go).
 func (s *Server) ltiLaunch(w http.ResponseWriter, r *http.Request) error {
 	if s.lti == nil {
 		return s.ltiRefused(w, r, noPublicURL)
@@ -125,6 +129,10 @@ func (s *Server) ltiLaunch(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if l.DeepLinking != nil {
+		clearLTIBrowserCookie(w)
+		return s.deepLinkPicker(w, r, *l.DeepLinking)
+	}
 	in := progress.LTILaunch{Issuer: l.Platform.Issuer, Subject: l.Subject, Name: l.Name,
 		Instructor: l.HasRole(lti.RoleInstructor), Learner: l.HasRole(lti.RoleLearner),
 		Context:      progress.LTIContext{Issuer: l.Platform.Issuer, DeploymentID: l.DeploymentID, ContextID: l.ContextID},
@@ -148,8 +156,7 @@ func (s *Server) ltiLaunch(w http.ResponseWriter, r *http.Request) error {
 		}
 		clearSessionCookie(w, r)
 	}
-	// The state served; the browser's launch cookie goes with it.
-	http.SetCookie(w, &http.Cookie{Name: ltiBrowserCookie, Path: "/lti/", MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteNoneMode})
+	clearLTIBrowserCookie(w)
 	if err := s.setLearnerCookie(w, r, done.LearnerID, ""); err != nil {
 		return err
 	}
@@ -163,6 +170,11 @@ func (s *Server) ltiLaunch(w http.ResponseWriter, r *http.Request) error {
 	}
 	http.Redirect(w, r, to, http.StatusSeeOther)
 	return nil
+}
+
+// clearLTIBrowserCookie deletes the launch cookie: its state served.
+func clearLTIBrowserCookie(w http.ResponseWriter) {
+	http.SetCookie(w, &http.Cookie{Name: ltiBrowserCookie, Path: "/lti/", MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteNoneMode})
 }
 
 // launchLesson is the lesson a resource link opens: its custom parameter

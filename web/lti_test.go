@@ -322,7 +322,7 @@ func testLTIRefusals(t *testing.T, w *ltiWorld) {
 			l.Claims = map[string]any{"https://purl.imsglobal.org/spec/lti/claim/deployment_id": "deployment-2"}
 		}, "deployment_id"},
 		{"wrong message type", func(l *ltiplatform.Launch) {
-			l.Claims = map[string]any{"https://purl.imsglobal.org/spec/lti/claim/message_type": "LtiDeepLinkingRequest"}
+			l.Claims = map[string]any{"https://purl.imsglobal.org/spec/lti/claim/message_type": "LtiSubmissionReviewRequest"}
 		}, "message_type"},
 		{"wrong version", func(l *ltiplatform.Launch) {
 			l.Claims = map[string]any{"https://purl.imsglobal.org/spec/lti/claim/version": "1.1"}
@@ -458,6 +458,7 @@ func TestLTIWithoutPublicURL(t *testing.T) {
 		httptest.NewRequest(http.MethodGet, lti.JWKSPath, nil),
 		httptest.NewRequest(http.MethodGet, lti.LoginPath+"?iss=x", nil),
 		httptest.NewRequest(http.MethodPost, lti.LaunchPath, strings.NewReader("id_token=x&state=y")),
+		httptest.NewRequest(http.MethodPost, lti.DeepLinkPath, strings.NewReader("request=x&item=course")),
 	} {
 		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		rec := httptest.NewRecorder()

@@ -82,6 +82,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET "+lti.LoginPath, s.handle(s.ltiLogin))
 	mux.Handle("POST "+lti.LoginPath, s.handle(s.ltiLogin))
 	mux.Handle("POST "+lti.LaunchPath, s.handle(s.ltiLaunch))
+	mux.Handle("POST "+lti.DeepLinkPath, s.handle(s.ltiDeepLink))
 	mux.Handle("GET /me", s.handle(s.meShow))
 	mux.Handle("POST /me/signout-others", s.handle(s.signOutElsewhere))
 	mux.Handle("GET /me/delete", s.handle(s.deleteMeShow))

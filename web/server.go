@@ -123,6 +123,8 @@ type Server struct {
 	quiet *quietLog
 	obs   Observer
 	lti   LTI
+	// dlSeal keeps deep linking requests in the browser (lti_deeplink.go).
+	dlSeal *deepLinkSeal
 }
 
 // New builds a server from cfg.
@@ -166,6 +168,9 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.guide = g
+	if s.dlSeal, err = newDeepLinkSeal(append([][]byte{cfg.CookieKey}, cfg.OldCookieKeys...)); err != nil {
+		return nil, err
+	}
 	s.obs = obs
 	s.quiet = newQuietLog(s.log, time.Minute, obs)
 	s.handler = s.routes()

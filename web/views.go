@@ -282,3 +282,36 @@ type LTIRefusedView struct {
 	Check, Problem, Fix string
 	Login, Launch, JWKS string
 }
+
+// DeepLinkView is the deep linking picker: the course's lessons to add to
+// an LMS course, and the whole course. Multiple is set when the LMS takes
+// several links (checkboxes), else one is chosen (radio buttons).
+type DeepLinkView struct {
+	Page
+	// Action is where the form posts; Request the id of the LMS's
+	// request the picker answers.
+	Action, Request string
+	Multiple        bool
+	CourseTitle     string
+	WholeCourse     DeepLinkChoice
+	Lessons         []DeepLinkChoice
+	// Problem says why the last post was not taken ("" for none).
+	Problem string
+}
+
+// DeepLinkChoice is one choice of the picker: its form value and its
+// label (a lesson's title and the XP that is its gradebook column's
+// maximum).
+type DeepLinkChoice struct {
+	Value, Label string
+	Checked      bool
+}
+
+// DeepLinkReturnView is the page that posts a deep linking response to
+// the LMS: the LMS's return address, the signed response and how many
+// links it holds.
+type DeepLinkReturnView struct {
+	Page
+	Action, JWT string
+	Count       int
+}

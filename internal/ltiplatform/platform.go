@@ -19,6 +19,12 @@
 // Security Framework 4.1), verified against the tool's key set, and line
 // items' score endpoints at /lineitems/{id}/scores that record the scores
 // posted with its tokens and can be told to answer 503.
+//
+// For Deep Linking 2.0 (deeplink.go) a launch with DeepLinking set is a
+// deep linking request with its settings claim; the platform's return
+// endpoint at /deep-linking/return takes the tool's response, verifies it
+// against the tool's key set (as for client assertions) and records its
+// content items (DeepLinkReturns).
 package ltiplatform
 
 import (
@@ -77,8 +83,9 @@ type User struct {
 	Roles     []string
 }
 
-// Launch is one resource link launch: who, from which course, to where,
-// and what a negative test changes.
+// Launch is one launch, of a resource link or (with DeepLinking) a deep
+// linking request: who, from which course, to where, and what a negative
+// test changes.
 type Launch struct {
 	User User
 	// ContextID and ContextTitle are the LMS course's.
@@ -91,6 +98,10 @@ type Launch struct {
 	// deletes the claim).
 	Claims map[string]any
 	Sign   Signing
+	// DeepLinking, when set, makes the launch a deep linking request.
+	DeepLinking *DeepLinking
+	// hint is the launch's lti_message_hint.
+	hint string
 }
 
 // Platform is a running test LMS.
@@ -110,6 +121,7 @@ type Platform struct {
 	fetches int
 
 	ags agsState
+	dl  dlState
 }
 
 // Start runs a platform over TLS until t ends.
@@ -129,6 +141,7 @@ func StartPlain(t testing.TB, clientID, deploymentID string) *Platform {
 func start(t testing.TB, clientID, deploymentID string, tls bool) *Platform {
 	p := &Platform{t: t, ClientID: clientID, DeploymentID: deploymentID, launches: map[string]Launch{}}
 	p.ags = newAGSState()
+	p.dl.nonces = map[string]bool{}
 	p.RotateKey()
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /jwks", p.jwks)
@@ -136,6 +149,7 @@ func start(t testing.TB, clientID, deploymentID string, tls bool) *Platform {
 	mux.HandleFunc("POST /auth", p.auth)
 	mux.HandleFunc("POST /token", p.token)
 	mux.HandleFunc("POST /lineitems/{id}/scores", p.scores)
+	mux.HandleFunc("POST /deep-linking/return", p.deepLinkReturn)
 	if tls {
 		p.server = httptest.NewTLSServer(mux)
 	} else {
@@ -195,6 +209,7 @@ func (p *Platform) LoginURL(loginURL string, l Launch) string {
 	p.mu.Lock()
 	p.next++
 	hint := "launch-" + strconv.Itoa(p.next)
+	l.hint = hint
 	p.launches[hint] = l
 	p.mu.Unlock()
 	q := url.Values{}
@@ -276,6 +291,9 @@ func (p *Platform) Claims(l Launch, nonce string) map[string]any {
 		c[agsClaim] = map[string]any{"scope": []string{ScopeLineItem, ScopeResultReadOnly, ScopeScore},
 			"lineitems": p.server.URL + "/lineitems?course=" + url.QueryEscape(l.ContextID),
 			"lineitem":  p.LineItemURL(l.ResourceLinkID)}
+	}
+	if l.DeepLinking != nil {
+		p.deepLinkingClaims(c, l)
 	}
 	for k, v := range l.Claims {
 		if v == nil {

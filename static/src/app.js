@@ -237,3 +237,7 @@ openWhenDue(document);
 document.addEventListener("submit", hintInPlace);
 document.addEventListener("submit", submitInPlace);
 document.addEventListener("submit", runInPlace);
+
+// A deep linking response goes back to the LMS at once; without this
+// script the page's own button posts it.
+for (const form of document.querySelectorAll("form[data-auto-submit]")) form.submit();
