@@ -11,7 +11,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
 )
 
@@ -251,12 +250,7 @@ func (t *Tool) DeepLinkResponse(ctx context.Context, req DeepLinking, links []Re
 	if err != nil {
 		return "", fmt.Errorf("lti: deep link response: %w", err)
 	}
-	key, err := SigningKey(keys)
-	if err != nil {
-		return "", fmt.Errorf("lti: deep link response: %w", err)
-	}
-	kid := key.Key.(jose.JSONWebKey).KeyID
-	signer, err := jose.NewSigner(key, (&jose.SignerOptions{}).WithType("JWT").WithHeader(jose.HeaderKey("kid"), kid))
+	signer, err := Signer(keys)
 	if err != nil {
 		return "", fmt.Errorf("lti: deep link response: %w", err)
 	}

@@ -85,3 +85,15 @@ func SigningKey(keys []Key) (jose.SigningKey, error) {
 	}
 	return jose.SigningKey{}, ErrNoKey
 }
+
+// Signer returns a signer of JWTs with the key SigningKey picks from keys:
+// RS256, with the key's id in the kid header, as platforms look learn's
+// key up in its published set.
+func Signer(keys []Key) (jose.Signer, error) {
+	key, err := SigningKey(keys)
+	if err != nil {
+		return nil, err
+	}
+	kid := key.Key.(jose.JSONWebKey).KeyID
+	return jose.NewSigner(key, (&jose.SignerOptions{}).WithType("JWT").WithHeader(jose.HeaderKey("kid"), kid))
+}

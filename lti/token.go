@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
 )
 
@@ -123,12 +122,7 @@ func (t *Tokens) Assertion(ctx context.Context, p Platform) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("lti: client assertion: %w", err)
 	}
-	key, err := SigningKey(keys)
-	if err != nil {
-		return "", fmt.Errorf("lti: client assertion: %w", err)
-	}
-	kid := key.Key.(jose.JSONWebKey).KeyID
-	signer, err := jose.NewSigner(key, (&jose.SignerOptions{}).WithType("JWT").WithHeader(jose.HeaderKey("kid"), kid))
+	signer, err := Signer(keys)
 	if err != nil {
 		return "", fmt.Errorf("lti: client assertion: %w", err)
 	}

@@ -492,7 +492,7 @@ func gradeView(name, lesson string, sc progress.LTIScoreState) GradeView {
 		g.Score += ", completed"
 	}
 	if sc.State != progress.LMSScoreSent && (sc.Status != 0 || sc.Answer != "") {
-		g.Answer = truncate(sc.Answer, 200)
+		g.Answer = sc.Answer // an excerpt already (lti.Excerpt)
 		if sc.Status != 0 && !strings.Contains(sc.Answer, strconv.Itoa(sc.Status)) {
 			g.Answer = strconv.Itoa(sc.Status) + ": " + g.Answer
 		}
