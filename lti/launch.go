@@ -224,6 +224,10 @@ type Launched struct {
 	// DeepLinking is set for a deep linking request (MessageDeepLinking),
 	// nil for a resource link launch.
 	DeepLinking *DeepLinking
+	// ReturnURL is the launch presentation's return address, where the
+	// LMS shows the course: its origin is the page that frames learn on
+	// platforms whose issuer is another host (FrameOrigins).
+	ReturnURL string
 }
 
 // HasRole reports whether the user holds the role (a full LIS URI).
@@ -255,7 +259,10 @@ type launchClaims struct {
 		LineItems string   `json:"lineitems"`
 		LineItem  string   `json:"lineitem"`
 	} `json:"https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"`
-	DeepLinking *deepLinkingClaim `json:"https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"`
+	DeepLinking  *deepLinkingClaim `json:"https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"`
+	Presentation struct {
+		ReturnURL string `json:"return_url"`
+	} `json:"https://purl.imsglobal.org/spec/lti/claim/launch_presentation"`
 }
 
 // Launch validates the id_token and state a platform posted, the browser
@@ -364,7 +371,7 @@ func (t *Tool) Launch(ctx context.Context, idToken, state, browser string) (Laun
 	}
 	l := Launched{Platform: p, MessageType: c.MessageType, Subject: std.Subject, Name: c.Name, Email: c.Email, Roles: c.Roles, DeploymentID: c.DeploymentID,
 		ContextID: c.Context.ID, ContextTitle: c.Context.Title, ResourceLinkID: c.ResourceLink.ID, ResourceLinkTitle: c.ResourceLink.Title,
-		TargetLinkURI: c.TargetLinkURI, Custom: map[string]string{}}
+		TargetLinkURI: c.TargetLinkURI, Custom: map[string]string{}, ReturnURL: c.Presentation.ReturnURL}
 	if l.ContextTitle == "" {
 		l.ContextTitle = c.Context.Label
 	}

@@ -256,10 +256,15 @@ func (s *Server) setLearnerCookie(w http.ResponseWriter, r *http.Request, id, de
 	// The line http.SetCookie would write, without its checks: the name
 	// and attributes are fixed and the value is URL-safe base64.
 	line := learnerCookie + "=" + value + learnerCookieAttributes
-	if r.TLS != nil {
-		line += "; Secure"
+	switch {
+	case framedBy(r.Context()) != "":
+		// A third-party cookie inside the LMS's frame (lti_frame.go).
+		line += "; Secure; SameSite=None; Partitioned"
+	case r.TLS != nil:
+		line += "; Secure; SameSite=Lax"
+	default:
+		line += "; SameSite=Lax"
 	}
-	line += "; SameSite=Lax"
 	h := w.Header()
 	h["Set-Cookie"] = append(h["Set-Cookie"], line)
 	return nil

@@ -37,7 +37,7 @@ func (s *Server) lessonShow(w http.ResponseWriter, r *http.Request) error {
 	var shown *progress.ResultToShow
 	if c, err := r.Cookie(resultCookie); err == nil && c.Value == slug {
 		// A plain form post left a result to show once (see keepResult).
-		http.SetCookie(w, &http.Cookie{Name: resultCookie, Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil})
+		setCookie(w, r, &http.Cookie{Name: resultCookie, Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil})
 		res, ok, err := s.app.TakeResult(r.Context(), a, slug)
 		if err != nil {
 			return err
@@ -67,7 +67,7 @@ func (s *Server) keepResult(w http.ResponseWriter, r *http.Request, lessonSlug, 
 	if err := s.app.KeepResult(r.Context(), progress.ActorFrom(r.Context()), lessonSlug, partID, buf.String()); err != nil {
 		return err
 	}
-	http.SetCookie(w, &http.Cookie{Name: resultCookie, Value: lessonSlug, Path: "/", MaxAge: int(progress.ResultTTL / time.Second),
+	setCookie(w, r, &http.Cookie{Name: resultCookie, Value: lessonSlug, Path: "/", MaxAge: int(progress.ResultTTL / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil})
 	http.Redirect(w, r, "/lessons/"+url.PathEscape(lessonSlug)+"#"+anchor, http.StatusSeeOther)
 	return nil
@@ -90,7 +90,7 @@ func (s *Server) renderLesson(w http.ResponseWriter, r *http.Request, lesson *le
 		return err
 	}
 	if v.StyleNonce != "" {
-		w.Header().Set("Content-Security-Policy", policyWithStyleNonce(v.StyleNonce))
+		w.Header().Set("Content-Security-Policy", stylePolicy(r.Context(), v.StyleNonce))
 	}
 	status := o.status
 	if status == 0 {

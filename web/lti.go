@@ -10,11 +10,13 @@ package web
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"learn/lti"
 	"learn/progress"
@@ -35,6 +37,15 @@ type LTI interface {
 	// DeepLinkResponse spends a deep linking request and returns the
 	// signed response holding links.
 	DeepLinkResponse(ctx context.Context, req lti.DeepLinking, links []lti.ResourceLink) (string, error)
+	// LoginPlatform returns the registered platform of a login
+	// initiation; TokenPlatform the one an id_token names, before the
+	// token is verified (both for framing pages and reaching the
+	// platform's client-side storage).
+	LoginPlatform(ctx context.Context, issuer, clientID string) (lti.Platform, error)
+	TokenPlatform(ctx context.Context, idToken string) (lti.Platform, error)
+	// SpendOnce records key as used until expires on every server; a key
+	// used before wraps lti.ErrReplayed.
+	SpendOnce(ctx context.Context, key string, expires time.Time) error
 }
 
 // ltiBrowserCookie holds the random value a launch's state is bound to.
@@ -77,27 +88,87 @@ func (s *Server) ltiLogin(w http.ResponseWriter, r *http.Request) error {
 	browser := ""
 	if c, err := r.Cookie(ltiBrowserCookie); err == nil && len(c.Value) == 43 {
 		browser = c.Value
-	} else {
+	}
+	in := lti.LoginRequest{
+		Issuer: r.Form.Get("iss"), LoginHint: r.Form.Get("login_hint"), TargetLinkURI: r.Form.Get("target_link_uri"),
+		MessageHint: r.Form.Get("lti_message_hint"), ClientID: r.Form.Get("client_id"), DeploymentID: r.Form.Get("lti_deployment_id"),
+	}
+	storage := r.Form.Get("lti_storage_target")
+	if !lti.ValidStorageTarget(storage) {
+		storage = ""
+	}
+	blocked := false
+	if browser == "" {
 		v, err := lti.NewBrowserValue()
 		if err != nil {
 			return err
 		}
 		browser = v
+		if framedLogin(r) {
+			if r.Form.Get(cookieCheckParam) == "" {
+				// Does this frame keep learn's cookies? Set the launch
+				// cookie and come back once to see.
+				setLTIBrowserCookie(w, browser)
+				q := loginQuery(in, storage)
+				q.Set(cookieCheckParam, "1")
+				http.Redirect(w, r, lti.LoginPath+"?"+q.Encode(), http.StatusFound)
+				return nil
+			}
+			blocked = true
+		}
 	}
-	to, err := s.lti.Login(r.Context(), lti.LoginRequest{
-		Issuer: r.Form.Get("iss"), LoginHint: r.Form.Get("login_hint"), TargetLinkURI: r.Form.Get("target_link_uri"),
-		MessageHint: r.Form.Get("lti_message_hint"), ClientID: r.Form.Get("client_id"), DeploymentID: r.Form.Get("lti_deployment_id"),
-	}, browser)
+	if blocked {
+		return s.blockedLogin(w, r, in, storage, browser)
+	}
+	to, err := s.lti.Login(r.Context(), in, browser)
 	if ref, ok := errors.AsType[*lti.Refusal](err); ok {
 		return s.ltiRefused(w, r, ref)
 	}
 	if err != nil {
 		return err
 	}
-	http.SetCookie(w, &http.Cookie{Name: ltiBrowserCookie, Value: browser, Path: "/lti/", MaxAge: int(lti.StateLifetime.Seconds()),
-		HttpOnly: true, Secure: true, SameSite: http.SameSiteNoneMode})
+	setLTIBrowserCookie(w, browser)
 	http.Redirect(w, r, to, http.StatusFound)
 	return nil
+}
+
+// setLTIBrowserCookie keeps the value a launch's state is bound to.
+func setLTIBrowserCookie(w http.ResponseWriter, browser string) {
+	http.SetCookie(w, &http.Cookie{Name: ltiBrowserCookie, Value: browser, Path: "/lti/", MaxAge: int(lti.StateLifetime.Seconds()),
+		HttpOnly: true, Secure: true, SameSite: http.SameSiteNoneMode, Partitioned: true})
+}
+
+// blockedLogin answers a login initiation from a frame that keeps no
+// cookie: through the platform's client-side storage when it names one,
+// else with a button that repeats the initiation in a new tab.
+func (s *Server) blockedLogin(w http.ResponseWriter, r *http.Request, in lti.LoginRequest, storage, browser string) error {
+	p, err := s.lti.LoginPlatform(r.Context(), in.Issuer, in.ClientID)
+	if ref, ok := errors.AsType[*lti.Refusal](err); ok {
+		return s.ltiRefused(w, r, ref)
+	}
+	if err != nil {
+		return err
+	}
+	allowFraming(w.Header(), strings.Join(lti.FrameOrigins(lti.Launched{Platform: p}), " "))
+	w.Header().Set("Cache-Control", "no-store")
+	newTab := lti.LoginPath + "?" + loginQuery(in, "").Encode()
+	if storage == "" {
+		return render(w, r, ltiNewTabPage(LTINewTabView{Page: s.page(r, "Open learn in a new tab", ""), NewTab: newTab}))
+	}
+	to, err := s.lti.Login(r.Context(), in, browser)
+	if ref, ok := errors.AsType[*lti.Refusal](err); ok {
+		return s.ltiRefused(w, r, ref)
+	}
+	if err != nil {
+		return err
+	}
+	u, err := url.Parse(to)
+	if err != nil {
+		return fmt.Errorf("web: LTI login: the authorisation address: %w", err)
+	}
+	v := LTIStorageView{Page: s.page(r, "Opening learn", ""), Target: storage, Origin: lti.Origin(p.AuthURL),
+		Key: storageKeyPrefix + u.Query().Get("state"), Value: browser, Next: to, NewTab: newTab}
+	return render(w, r, ltiStoragePutPage(v))
 }
 
 // ltiLaunch takes the platform's form post of id_token and state, signs
@@ -122,11 +193,24 @@ func (s *Server) ltiLaunch(w http.ResponseWriter, r *http.Request) error {
 	if c, err := r.Cookie(ltiBrowserCookie); err == nil {
 		browser = c.Value
 	}
+	viaStorage := false
+	if browser == "" {
+		if relayed := r.PostFormValue(storageRelayField); relayed != "" {
+			// The launch page got the browser's value back from the
+			// platform's client-side storage (lti_frame.go).
+			browser, viaStorage = relayed, true
+		} else if target := r.PostFormValue("lti_storage_target"); lti.ValidStorageTarget(target) && r.PostFormValue("state") != "" {
+			return s.relayLaunch(w, r, target)
+		}
+	}
 	l, err := s.lti.Launch(r.Context(), r.PostFormValue("id_token"), r.PostFormValue("state"), browser)
 	if ref, ok := errors.AsType[*lti.Refusal](err); ok {
 		return s.ltiRefused(w, r, ref)
 	}
 	if err != nil {
+		return err
+	}
+	if r, err = s.setFrameCookie(w, r, l); err != nil {
 		return err
 	}
 	if l.DeepLinking != nil {
@@ -168,13 +252,21 @@ func (s *Server) ltiLaunch(w http.ResponseWriter, r *http.Request) error {
 	if in.LessonSlug != "" {
 		to = "/lessons/" + in.LessonSlug
 	}
+	if viaStorage {
+		// This frame keeps no cookie: go on in a new tab.
+		c := continuation{LearnerID: done.LearnerID, To: to, ExpiresAt: s.now().Add(continueLifetime)}
+		if done.Teacher != nil {
+			c.Session = done.Teacher.Token
+		}
+		return s.continuePage(w, r, c)
+	}
 	http.Redirect(w, r, to, http.StatusSeeOther)
 	return nil
 }
 
 // clearLTIBrowserCookie deletes the launch cookie: its state served.
 func clearLTIBrowserCookie(w http.ResponseWriter) {
-	http.SetCookie(w, &http.Cookie{Name: ltiBrowserCookie, Path: "/lti/", MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteNoneMode})
+	http.SetCookie(w, &http.Cookie{Name: ltiBrowserCookie, Path: "/lti/", MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteNoneMode, Partitioned: true})
 }
 
 // launchLesson is the lesson a resource link opens: its custom parameter

@@ -16,15 +16,7 @@ package web
 // cross-origin protection of every other form.
 
 import (
-	"bytes"
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/hkdf"
-	"crypto/rand"
-	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -56,73 +48,10 @@ const (
 	deepLinkLesson = "lesson:"
 )
 
-// deepLinkSeal seals and opens deep linking requests: the first AEAD
-// seals, every one opens (the others are derived from retired cookie
-// keys).
-type deepLinkSeal struct {
-	aeads []cipher.AEAD
-}
-
-// newDeepLinkSeal derives one AES-256-GCM key from each cookie key.
-func newDeepLinkSeal(keys [][]byte) (*deepLinkSeal, error) {
-	s := &deepLinkSeal{}
-	for _, k := range keys {
-		key, err := hkdf.Key(sha256.New, k, nil, "learn: LTI deep linking request", 32)
-		if err != nil {
-			return nil, fmt.Errorf("web: deep linking key: %w", err)
-		}
-		block, err := aes.NewCipher(key)
-		if err != nil {
-			return nil, fmt.Errorf("web: deep linking key: %w", err)
-		}
-		aead, err := cipher.NewGCM(block)
-		if err != nil {
-			return nil, fmt.Errorf("web: deep linking key: %w", err)
-		}
-		s.aeads = append(s.aeads, aead)
-	}
-	return s, nil
-}
-
-// seal returns req encrypted and authenticated, URL-safe.
-func (s *deepLinkSeal) seal(req lti.DeepLinking) (string, error) {
-	// Without HTML escaping, the platform's data keeps its size.
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(req); err != nil {
-		return "", fmt.Errorf("web: seal deep linking request: %w", err)
-	}
-	plain := buf.Bytes()
-	a := s.aeads[0]
-	nonce := make([]byte, a.NonceSize(), a.NonceSize()+len(plain)+a.Overhead())
-	if _, err := rand.Read(nonce); err != nil {
-		return "", fmt.Errorf("web: seal deep linking request: %w", err)
-	}
-	return base64.RawURLEncoding.EncodeToString(a.Seal(nonce, nonce, plain, []byte(deepLinkCookie))), nil
-}
-
-// open returns the request value seals; ok is false when no key opens
-// it.
-func (s *deepLinkSeal) open(value string) (req lti.DeepLinking, ok bool) {
-	raw, err := base64.RawURLEncoding.DecodeString(value)
-	if err != nil {
-		return lti.DeepLinking{}, false
-	}
-	for _, a := range s.aeads {
-		if len(raw) < a.NonceSize()+a.Overhead() {
-			return lti.DeepLinking{}, false
-		}
-		plain, err := a.Open(nil, raw[:a.NonceSize()], raw[a.NonceSize():], []byte(deepLinkCookie))
-		if err != nil {
-			continue
-		}
-		if err := json.Unmarshal(plain, &req); err != nil || req.ID == "" {
-			return lti.DeepLinking{}, false
-		}
-		return req, true
-	}
-	return lti.DeepLinking{}, false
+// newDeepLinkSeal seals deep linking requests with keys derived from the
+// cookie keys.
+func newDeepLinkSeal(keys [][]byte) (*sealer, error) {
+	return newSealer(keys, "learn: LTI deep linking request", deepLinkCookie)
 }
 
 // setDeepLinkCookie keeps value (MaxAge -1 deletes it).
@@ -183,7 +112,8 @@ func (s *Server) ltiDeepLink(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return s.ltiRefused(w, r, deepLinkLost)
 	}
-	req, ok := s.dlSeal.open(c.Value)
+	var req lti.DeepLinking
+	ok := s.dlSeal.open(c.Value, &req) && req.ID != ""
 	if !ok || subtle.ConstantTimeCompare([]byte(req.ID), []byte(r.PostForm.Get("request"))) != 1 {
 		return s.ltiRefused(w, r, deepLinkLost)
 	}
@@ -209,7 +139,7 @@ func (s *Server) ltiDeepLink(w http.ResponseWriter, r *http.Request) error {
 	}
 	setDeepLinkCookie(w, "", -1)
 	// This page alone may post to the LMS: its form carries the response.
-	w.Header().Set("Content-Security-Policy", strings.Replace(contentSecurityPolicy, "form-action 'self'", "form-action 'self' "+origin, 1))
+	w.Header().Set("Content-Security-Policy", strings.Replace(w.Header().Get("Content-Security-Policy"), "form-action 'self'", "form-action 'self' "+origin, 1))
 	w.Header().Set("Cache-Control", "no-store")
 	v := DeepLinkReturnView{Page: s.page(r, "Back to the LMS", ""), Action: req.ReturnURL, JWT: signed, Count: len(links)}
 	return render(w, r, ltiDeepLinkReturnPage(v))

@@ -251,7 +251,7 @@ func TestDeepLinkSeal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, s := range map[string]*deepLinkSeal{"current key": seal, "retired key": sealOld} {
+	for name, s := range map[string]*sealer{"current key": seal, "retired key": sealOld} {
 		v, err := s.seal(req)
 		if err != nil {
 			t.Fatal(err)
@@ -259,17 +259,19 @@ func TestDeepLinkSeal(t *testing.T) {
 		if strings.Contains(v, "lms.example") {
 			t.Errorf("%s: the sealed value shows the return address", name)
 		}
-		got, ok := seal.open(v)
+		var got lti.DeepLinking
+		ok := seal.open(v, &got)
 		if !ok || !cmp.Equal(got, req) {
 			t.Errorf("%s: open = %+v, %v", name, got, ok)
 		}
 		tampered := []byte(v)
 		tampered[len(tampered)/2] ^= 1
-		if _, ok := seal.open(string(tampered)); ok {
+		if seal.open(string(tampered), &got) {
 			t.Errorf("%s: a changed value opened", name)
 		}
 	}
-	if _, ok := seal.open("not-base64!"); ok {
+	var garbage lti.DeepLinking
+	if seal.open("not-base64!", &garbage) {
 		t.Error("garbage opened")
 	}
 }

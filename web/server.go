@@ -123,8 +123,10 @@ type Server struct {
 	quiet *quietLog
 	obs   Observer
 	lti   LTI
-	// dlSeal keeps deep linking requests in the browser (lti_deeplink.go).
-	dlSeal *deepLinkSeal
+	// dlSeal keeps deep linking requests in the browser (lti_deeplink.go);
+	// continueSeal the codes that continue a framed launch in a new tab
+	// (lti_frame.go).
+	dlSeal, continueSeal *sealer
 }
 
 // New builds a server from cfg.
@@ -168,7 +170,11 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.guide = g
-	if s.dlSeal, err = newDeepLinkSeal(append([][]byte{cfg.CookieKey}, cfg.OldCookieKeys...)); err != nil {
+	keys := append([][]byte{cfg.CookieKey}, cfg.OldCookieKeys...)
+	if s.dlSeal, err = newDeepLinkSeal(keys); err != nil {
+		return nil, err
+	}
+	if s.continueSeal, err = newSealer(keys, "learn: LTI continue in a new tab", "learn_lti_continue"); err != nil {
 		return nil, err
 	}
 	s.obs = obs

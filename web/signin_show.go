@@ -37,15 +37,21 @@ func clientAddress(r *http.Request) string {
 	return host
 }
 
+// setSessionCookie signs the browser in as the session's teacher.
 func setSessionCookie(w http.ResponseWriter, r *http.Request, in progress.SignedIn) {
-	http.SetCookie(w, &http.Cookie{
-		Name: sessionCookie, Value: in.Token, Path: "/", MaxAge: int(progress.SessionLifetime / time.Second),
+	setCookie(w, r, sessionCookieFor(r, in.Token))
+}
+
+// sessionCookieFor is the session cookie holding token.
+func sessionCookieFor(r *http.Request, token string) *http.Cookie {
+	return &http.Cookie{
+		Name: sessionCookie, Value: token, Path: "/", MaxAge: int(progress.SessionLifetime / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil,
-	})
+	}
 }
 
 func clearSessionCookie(w http.ResponseWriter, r *http.Request) {
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1,
+	setCookie(w, r, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1,
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil})
 }
 
@@ -91,7 +97,7 @@ func (s *Server) setKnownCookie(w http.ResponseWriter, r *http.Request, teacherI
 	if err != nil {
 		return fmt.Errorf("web: sign known-device cookie: %w", err)
 	}
-	http.SetCookie(w, &http.Cookie{
+	setCookie(w, r, &http.Cookie{
 		Name: knownCookie, Value: value, Path: "/signin", MaxAge: int(knownLifetime / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil,
 	})

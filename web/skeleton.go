@@ -342,7 +342,7 @@ func (s *Server) serveLesson(w http.ResponseWriter, r *http.Request, lesson *les
 		if nonce, err = newNonce(); err != nil {
 			return err
 		}
-		h.Set("Content-Security-Policy", policyWithStyleNonce(nonce))
+		h.Set("Content-Security-Policy", stylePolicy(r.Context(), nonce))
 	}
 	key := keptKey{lesson: lesson, key: tagKey, tagged: true}
 	kp := (*keptPage)(nil)

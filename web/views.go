@@ -283,6 +283,33 @@ type LTIRefusedView struct {
 	Login, Launch, JWKS string
 }
 
+// LTIStorageView is a page that talks to the platform's client-side
+// storage (LTI Client Side postMessages) for a launch in a frame that
+// keeps no cookie: Target names the platform's frame to ask, Origin is
+// the platform's (the messages' target and the answers' origin), Key the
+// storage key. The login's page puts Value and goes on to Next (the
+// authorisation), or offers NewTab; the launch's page gets the value and
+// posts it with IDToken and State to Next.
+type LTIStorageView struct {
+	Page
+	Target, Origin, Key, Value, Next, NewTab string
+	IDToken, State                           string
+}
+
+// LTINewTabView offers to repeat a framed login initiation in a new tab,
+// where cookies work.
+type LTINewTabView struct {
+	Page
+	NewTab string
+}
+
+// LTIContinueView is the button that continues a framed launch, signed
+// in, in a new tab: a post of the sealed, single-use Code to Action.
+type LTIContinueView struct {
+	Page
+	Action, Code string
+}
+
 // DeepLinkView is the deep linking picker: the course's lessons to add to
 // an LMS course, and the whole course. Multiple is set when the LMS takes
 // several links (checkboxes), else one is chosen (radio buttons).

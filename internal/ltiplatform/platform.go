@@ -100,6 +100,10 @@ type Launch struct {
 	Sign   Signing
 	// DeepLinking, when set, makes the launch a deep linking request.
 	DeepLinking *DeepLinking
+	// StorageTarget, when set, offers the platform's client-side storage
+	// (frame.go): the lti_storage_target of the login initiation and of
+	// the launch's form post.
+	StorageTarget string
 	// hint is the launch's lti_message_hint.
 	hint string
 }
@@ -150,6 +154,9 @@ func start(t testing.TB, clientID, deploymentID string, tls bool) *Platform {
 	mux.HandleFunc("POST /token", p.token)
 	mux.HandleFunc("POST /lineitems/{id}/scores", p.scores)
 	mux.HandleFunc("POST /deep-linking/return", p.deepLinkReturn)
+	mux.HandleFunc("GET /course", p.coursePage)
+	mux.HandleFunc("GET /storage-frame", p.storageFrame)
+	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	if tls {
 		p.server = httptest.NewTLSServer(mux)
 	} else {
@@ -219,6 +226,9 @@ func (p *Platform) LoginURL(loginURL string, l Launch) string {
 	q.Set("lti_message_hint", hint)
 	q.Set("client_id", p.ClientID)
 	q.Set("lti_deployment_id", p.DeploymentID)
+	if l.StorageTarget != "" {
+		q.Set("lti_storage_target", l.StorageTarget)
+	}
 	return loginURL + "?" + q.Encode()
 }
 
@@ -251,7 +261,7 @@ func (p *Platform) auth(w http.ResponseWriter, r *http.Request) {
 	}
 	token := p.IDToken(l, f.Get("nonce"))
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_ = autoPost.Execute(w, map[string]string{"Action": f.Get("redirect_uri"), "IDToken": token, "State": f.Get("state")})
+	_ = autoPost.Execute(w, map[string]string{"Action": f.Get("redirect_uri"), "IDToken": token, "State": f.Get("state"), "Storage": l.StorageTarget})
 }
 
 var autoPost = template.Must(template.New("post").Parse(`<!doctype html>
@@ -259,6 +269,7 @@ var autoPost = template.Must(template.New("post").Parse(`<!doctype html>
 <form method="post" action="{{.Action}}">
 <input type="hidden" name="id_token" value="{{.IDToken}}">
 <input type="hidden" name="state" value="{{.State}}">
+{{if .Storage}}<input type="hidden" name="lti_storage_target" value="{{.Storage}}">{{end}}
 <noscript><button>Continue</button></noscript>
 </form></body></html>`))
 

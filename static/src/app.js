@@ -2,6 +2,7 @@
 // this script: it posts and the server answers with a page.
 
 import "./lib/confirm.js";
+import "./lib/lti-storage.js";
 
 // The learner's time zone, so streaks count days where the learner lives.
 const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
