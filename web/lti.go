@@ -10,7 +10,6 @@ package web
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -35,6 +34,11 @@ type LTI interface {
 	// DeepLinkResponse spends a deep linking request and returns the
 	// signed response holding links.
 	DeepLinkResponse(ctx context.Context, req lti.DeepLinking, links []lti.ResourceLink) (string, error)
+	// CheckRegistration checks a dynamic registration's invite and the
+	// LMS's configuration.
+	CheckRegistration(ctx context.Context, in lti.RegistrationRequest) (lti.PlatformConfig, error)
+	// Register spends the invite and registers learn with the LMS.
+	Register(ctx context.Context, in lti.RegistrationRequest) (lti.Platform, error)
 }
 
 // ltiBrowserCookie holds the random value a launch's state is bound to.
@@ -203,17 +207,21 @@ func truncate(s string, n int) string {
 	return s
 }
 
-// ltiRefused draws the page of a refused login or launch and logs the
-// refusal once (never the token).
-func (s *Server) ltiRefused(w http.ResponseWriter, r *http.Request, ref *lti.Refusal) error {
-	s.log.WarnContext(r.Context(), "LTI launch refused", slog.String("path", r.URL.Path), slog.String("check", ref.Check),
-		slog.String("problem", ref.Problem), slog.Any("err", ref.Err))
-	v := LTIRefusedView{Page: s.page(r, "Launch refused", ""), Check: ref.Check, Problem: ref.Problem, Fix: ref.Fix}
+// ltiAddresses fills in learn's LTI addresses, when it has a public URL.
+func (s *Server) ltiAddresses(v *LTIRefusedView) {
 	if s.lti != nil {
 		v.Launch = s.lti.RedirectURI()
 		base := strings.TrimSuffix(v.Launch, lti.LaunchPath)
 		v.Login, v.JWKS = base+lti.LoginPath, base+lti.JWKSPath
 	}
+}
+
+// ltiRefused draws the page of a refused login or launch and logs the
+// refusal once (never the token).
+func (s *Server) ltiRefused(w http.ResponseWriter, r *http.Request, ref *lti.Refusal) error {
+	s.logRefusal(r.Context(), "LTI launch refused", r.URL.Path, ref)
+	v := LTIRefusedView{Page: s.page(r, "Launch refused", ""), Check: ref.Check, Problem: ref.Problem, Fix: ref.Fix}
+	s.ltiAddresses(&v)
 	status := http.StatusBadRequest
 	if ref == noPublicURL {
 		status = http.StatusNotFound
