@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"slices"
 	"time"
@@ -68,6 +69,10 @@ type Config struct {
 	// KeyGrace is how long a retired signing key stays in the published
 	// key set; 0 means DefaultKeyGrace.
 	KeyGrace time.Duration
+	// Client fetches platforms' OpenID configurations and posts learn's
+	// dynamic registrations; nil means a client whose timeout is
+	// DefaultRegistrationTimeout.
+	Client *http.Client
 }
 
 // DefaultKeyGrace is how long a retired signing key stays published: as
@@ -81,6 +86,7 @@ type Tool struct {
 	keys   *KeySets
 	now    func() time.Time
 	grace  time.Duration
+	client *http.Client
 }
 
 // New returns a tool for cfg.
@@ -88,7 +94,10 @@ func New(cfg Config) (*Tool, error) {
 	if cfg.Store == nil || cfg.PublicURL == nil {
 		return nil, errors.New("lti: new tool: a store and learn's public URL are required")
 	}
-	t := &Tool{store: cfg.Store, public: cfg.PublicURL, keys: cfg.KeySets, now: cfg.Now, grace: cfg.KeyGrace}
+	t := &Tool{store: cfg.Store, public: cfg.PublicURL, keys: cfg.KeySets, now: cfg.Now, grace: cfg.KeyGrace, client: cfg.Client}
+	if t.client == nil {
+		t.client = &http.Client{Timeout: DefaultRegistrationTimeout}
+	}
 	if t.grace <= 0 {
 		t.grace = DefaultKeyGrace
 	}

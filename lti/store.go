@@ -64,6 +64,18 @@ type Key struct {
 	RetiredAt time.Time
 }
 
+// Invite is a one-time registration address made by a learn
+// administrator for LTI Dynamic Registration: only the SHA-256 (hex) of
+// its token is kept.
+type Invite struct {
+	ID        int64
+	TokenHash string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	// UsedAt is zero until a registration spends the invite.
+	UsedAt time.Time
+}
+
 // Store keeps what LTI launches need in the database, so that every server
 // sharing it sees the same platforms, keys, states and nonces. Methods are
 // safe for concurrent use; errors are wrapped with the backend's context.
@@ -102,4 +114,22 @@ type Store interface {
 	// that signed before (at k.CreatedAt), in one transaction; keys
 	// retired before forgetBefore are deleted.
 	AddSigningKey(ctx context.Context, k Key, forgetBefore time.Time) error
+
+	// AddInvite stores a registration invite (ID is set by the store) and
+	// deletes the invites that expired before forgetBefore.
+	AddInvite(ctx context.Context, inv Invite, forgetBefore time.Time) (Invite, error)
+	// Invites returns every invite kept, newest first.
+	Invites(ctx context.Context) ([]Invite, error)
+	// FindInvite returns the invite whose token hash is tokenHash, used
+	// or not; errors wrap ErrNotFound.
+	FindInvite(ctx context.Context, tokenHash string) (Invite, error)
+	// SpendInvite marks the invite used at now in one statement, so that
+	// it serves once on every server, and returns it; an unknown, used or
+	// expired (at now) invite wraps ErrNotFound.
+	SpendInvite(ctx context.Context, tokenHash string, now time.Time) (Invite, error)
+	// RestoreInvite makes a spent invite unused again (its registration
+	// failed); errors wrap ErrNotFound.
+	RestoreInvite(ctx context.Context, id int64) error
+	// RevokeInvite deletes an invite; errors wrap ErrNotFound.
+	RevokeInvite(ctx context.Context, id int64) error
 }

@@ -43,6 +43,11 @@ const (
 	// it expires, and several classes behind one school address launching
 	// at once fit in it.
 	LTILoginsPerAddress = 120
+	// LTIRegistrationsPerAddress is how many LTI dynamic registration
+	// pages (and registrations) one address may open a minute: each makes
+	// learn fetch an address the request names, and an LMS administrator
+	// opens one or two.
+	LTIRegistrationsPerAddress = 10
 )
 
 // The doubling delay of an account that keeps failing, counted across
@@ -157,6 +162,7 @@ type Limits struct {
 type rules struct {
 	signInAddr, signInAccount, secretName, secretAddr Rule
 	postLearner, postAddr, ltiLoginAddr               Rule
+	ltiRegisterAddr                                   Rule
 	runLearner, runAddr, answerLearner, answerAddr    Rule
 }
 
@@ -174,17 +180,18 @@ func newRules(l Limits) rules {
 	answers := or(l.AnswersPerMinute, DefaultAnswersPerMinute)
 	answerAddr := or(l.AnswersPerMinutePerAddress, DefaultAnswersPerMinutePerAddress)
 	return rules{
-		signInAddr:    PerWindow("signin-address", SignInsPerAddress, time.Minute),
-		signInAccount: PerWindow("signin-account-address", SignInsPerAccount, time.Minute),
-		secretName:    PerWindow("secret-name-address", SecretTriesPerName, 10*time.Minute),
-		secretAddr:    PerWindow("secret-address", SecretTriesPerAddress, time.Minute),
-		postLearner:   PerWindow("post-learner", PostsPerLearner, time.Minute),
-		postAddr:      PerWindow("post-address", PostsPerAddress, time.Minute),
-		ltiLoginAddr:  PerWindow("lti-login-address", LTILoginsPerAddress, time.Minute),
-		runLearner:    PerMinute("runs-learner", or(l.RunsPerMinute, DefaultRunsPerMinute), or(l.RunBurst, DefaultRunBurst)),
-		runAddr:       PerMinute("runs-address", runAddr, runAddr/2),
-		answerLearner: PerMinute("answers-learner", answers, answers/2),
-		answerAddr:    PerMinute("answers-address", answerAddr, answerAddr/2),
+		signInAddr:      PerWindow("signin-address", SignInsPerAddress, time.Minute),
+		signInAccount:   PerWindow("signin-account-address", SignInsPerAccount, time.Minute),
+		secretName:      PerWindow("secret-name-address", SecretTriesPerName, 10*time.Minute),
+		secretAddr:      PerWindow("secret-address", SecretTriesPerAddress, time.Minute),
+		postLearner:     PerWindow("post-learner", PostsPerLearner, time.Minute),
+		postAddr:        PerWindow("post-address", PostsPerAddress, time.Minute),
+		ltiLoginAddr:    PerWindow("lti-login-address", LTILoginsPerAddress, time.Minute),
+		ltiRegisterAddr: PerWindow("lti-register-address", LTIRegistrationsPerAddress, time.Minute),
+		runLearner:      PerMinute("runs-learner", or(l.RunsPerMinute, DefaultRunsPerMinute), or(l.RunBurst, DefaultRunBurst)),
+		runAddr:         PerMinute("runs-address", runAddr, runAddr/2),
+		answerLearner:   PerMinute("answers-learner", answers, answers/2),
+		answerAddr:      PerMinute("answers-address", answerAddr, answerAddr/2),
 	}
 }
 

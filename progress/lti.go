@@ -126,6 +126,21 @@ func (s *Service) TakeLTILogin(ctx context.Context, address string) error {
 	return nil
 }
 
+// TakeLTIRegistration spends one of the LTI dynamic registration pages
+// the client address may open (LTIRegistrationsPerAddress a minute): each
+// fetches the platform's configuration. Errors: TooMany when none is
+// left.
+func (s *Service) TakeLTIRegistration(ctx context.Context, address string) error {
+	wait, err := s.takeTries(ctx, s.now(), RateCheck{s.rules.ltiRegisterAddr, addressKey(address)})
+	if err != nil {
+		return err
+	}
+	if wait > 0 {
+		return tooMany(wait, fmt.Sprintf("Too many registrations from your network. Try again in %s.", delayText(wait)))
+	}
+	return nil
+}
+
 // ltiUser returns the link of the launch's user, made at their first
 // launch with a fresh learner.
 func (s *Service) ltiUser(ctx context.Context, in LTILaunch) (LTIUser, error) {

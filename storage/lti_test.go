@@ -155,6 +155,85 @@ func testLTI(t *testing.T, open func(t *testing.T) *DB) {
 		}
 	})
 
+	t.Run("InvitesServeOnce", func(t *testing.T) {
+		s := open(t)
+		inv, err := s.AddInvite(ctx, lti.Invite{TokenHash: "h1", CreatedAt: now, ExpiresAt: now.Add(time.Hour)}, now)
+		if err != nil || inv.ID == 0 {
+			t.Fatalf("AddInvite = %+v, %v", inv, err)
+		}
+		if _, err := s.AddInvite(ctx, lti.Invite{TokenHash: "old", CreatedAt: now.Add(-2 * time.Hour), ExpiresAt: now.Add(-time.Hour)}, now.Add(-3*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.FindInvite(ctx, "h1"); err != nil || got.ID != inv.ID || !got.UsedAt.IsZero() || !got.ExpiresAt.Equal(now.Add(time.Hour)) {
+			t.Errorf("FindInvite = %+v, %v", got, err)
+		}
+		if _, err := s.FindInvite(ctx, "nope"); !errors.Is(err, lti.ErrNotFound) {
+			t.Errorf("FindInvite of an unknown hash: %v, want ErrNotFound", err)
+		}
+		if _, err := s.SpendInvite(ctx, "old", now); !errors.Is(err, lti.ErrNotFound) {
+			t.Errorf("spending an expired invite: %v, want ErrNotFound", err)
+		}
+		// Several spenders at once: exactly one gets the invite.
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		won := 0
+		for range 4 {
+			wg.Go(func() {
+				got, err := s.SpendInvite(ctx, "h1", now)
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case err == nil:
+					won++
+					if got.ID != inv.ID || !got.UsedAt.Equal(now) {
+						t.Errorf("SpendInvite = %+v", got)
+					}
+				case !errors.Is(err, lti.ErrNotFound):
+					t.Errorf("SpendInvite: %v", err)
+				}
+			})
+		}
+		wg.Wait()
+		if won != 1 {
+			t.Errorf("%d spenders got the invite, want 1", won)
+		}
+		if got, err := s.FindInvite(ctx, "h1"); err != nil || !got.UsedAt.Equal(now) {
+			t.Errorf("a spent invite = %+v, %v; want it used at %v", got, err, now)
+		}
+		// A failed registration gives the invite back, once more usable.
+		if err := s.RestoreInvite(ctx, inv.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.SpendInvite(ctx, "h1", now); err != nil {
+			t.Errorf("spending a restored invite: %v", err)
+		}
+		all, err := s.Invites(ctx)
+		if err != nil || len(all) != 2 || all[0].TokenHash != "h1" {
+			t.Fatalf("Invites = %+v, %v", all, err)
+		}
+		// A new invite forgets those expired before its cut-off.
+		if _, err := s.AddInvite(ctx, lti.Invite{TokenHash: "h2", CreatedAt: now, ExpiresAt: now.Add(time.Hour)}, now); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.FindInvite(ctx, "old"); !errors.Is(err, lti.ErrNotFound) {
+			t.Errorf("an invite expired before the cut-off: %v, want it forgotten", err)
+		}
+		if err := s.RevokeInvite(ctx, inv.ID); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			name string
+			err  error
+		}{
+			{"revoke twice", s.RevokeInvite(ctx, inv.ID)},
+			{"restore a revoked invite", s.RestoreInvite(ctx, inv.ID)},
+		} {
+			if !errors.Is(tc.err, lti.ErrNotFound) {
+				t.Errorf("%s: %v, want ErrNotFound", tc.name, tc.err)
+			}
+		}
+	})
+
 	t.Run("SigningKeys", func(t *testing.T) {
 		s := open(t)
 		if ks, err := s.SigningKeys(ctx); err != nil || len(ks) != 0 {

@@ -11,7 +11,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -46,6 +45,11 @@ type LTI interface {
 	// SpendOnce records key as used until expires on every server; a key
 	// used before wraps lti.ErrReplayed.
 	SpendOnce(ctx context.Context, key string, expires time.Time) error
+	// CheckRegistration checks a dynamic registration's invite and the
+	// LMS's configuration.
+	CheckRegistration(ctx context.Context, in lti.RegistrationRequest) (lti.PlatformConfig, error)
+	// Register spends the invite and registers learn with the LMS.
+	Register(ctx context.Context, in lti.RegistrationRequest) (lti.Platform, error)
 }
 
 // ltiBrowserCookie holds the random value a launch's state is bound to.
@@ -295,17 +299,21 @@ func truncate(s string, n int) string {
 	return s
 }
 
-// ltiRefused draws the page of a refused login or launch and logs the
-// refusal once (never the token).
-func (s *Server) ltiRefused(w http.ResponseWriter, r *http.Request, ref *lti.Refusal) error {
-	s.log.WarnContext(r.Context(), "LTI launch refused", slog.String("path", r.URL.Path), slog.String("check", ref.Check),
-		slog.String("problem", ref.Problem), slog.Any("err", ref.Err))
-	v := LTIRefusedView{Page: s.page(r, "Launch refused", ""), Check: ref.Check, Problem: ref.Problem, Fix: ref.Fix}
+// ltiAddresses fills in learn's LTI addresses, when it has a public URL.
+func (s *Server) ltiAddresses(v *LTIRefusedView) {
 	if s.lti != nil {
 		v.Launch = s.lti.RedirectURI()
 		base := strings.TrimSuffix(v.Launch, lti.LaunchPath)
 		v.Login, v.JWKS = base+lti.LoginPath, base+lti.JWKSPath
 	}
+}
+
+// ltiRefused draws the page of a refused login or launch and logs the
+// refusal once (never the token).
+func (s *Server) ltiRefused(w http.ResponseWriter, r *http.Request, ref *lti.Refusal) error {
+	s.logRefusal(r.Context(), "LTI launch refused", r.URL.Path, ref)
+	v := LTIRefusedView{Page: s.page(r, "Launch refused", ""), Check: ref.Check, Problem: ref.Problem, Fix: ref.Fix}
+	s.ltiAddresses(&v)
 	status := http.StatusBadRequest
 	if ref == noPublicURL {
 		status = http.StatusNotFound

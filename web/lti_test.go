@@ -67,7 +67,7 @@ func newLTIServer(t *testing.T, st *store.Store, lms *ltiplatform.Platform, publ
 	if err := st.AddSigningKey(context.Background(), k, time.Now().Add(-time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	tool, err := lti.New(lti.Config{Store: st, PublicURL: u, KeySets: lti.NewKeySets(lms.Client(), 0)})
+	tool, err := lti.New(lti.Config{Store: st, PublicURL: u, KeySets: lti.NewKeySets(lms.Client(), 0), Client: lms.Client()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,22 +96,32 @@ func newLTIWorld(t *testing.T, st *store.Store) *ltiWorld {
 
 // onBothLTIEngines runs fn on a SQLite file and on PostgreSQL.
 func onBothLTIEngines(t *testing.T, fn func(t *testing.T, w *ltiWorld)) {
-	t.Run("sqlite", func(t *testing.T) {
-		st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "learn.db"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		fn(t, newLTIWorld(t, st))
-	})
+	onBothStores(t, func(t *testing.T, st *store.Store) { fn(t, newLTIWorld(t, st)) })
+}
+
+// onBothStores runs fn on a store in a SQLite file and on one in
+// PostgreSQL.
+func onBothStores(t *testing.T, fn func(t *testing.T, st *store.Store)) {
+	t.Run("sqlite", func(t *testing.T) { fn(t, sqliteStore(t)) })
 	t.Run("postgres", func(t *testing.T) {
 		st, err := storage.OpenPostgres(context.Background(), pgtest.Start(t).NewDatabase(t))
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { st.Close() })
-		fn(t, newLTIWorld(t, st))
+		fn(t, st)
 	})
+}
+
+// sqliteStore opens a store in a SQLite file of its own until t ends.
+func sqliteStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "learn.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }
 
 // browser is a client with its own cookies that trusts the test servers.

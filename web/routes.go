@@ -84,6 +84,8 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("POST "+lti.LaunchPath, s.handle(s.ltiLaunch))
 	mux.Handle("POST "+lti.DeepLinkPath, s.handle(s.ltiDeepLink))
 	mux.Handle("POST "+ContinuePath, s.handle(s.continueLTI))
+	mux.Handle("GET "+lti.RegisterPath, s.handle(s.ltiRegisterShow))
+	mux.Handle("POST "+lti.RegisterPath, s.handle(s.ltiRegister))
 	mux.Handle("GET /me", s.handle(s.meShow))
 	mux.Handle("POST /me/signout-others", s.handle(s.signOutElsewhere))
 	mux.Handle("GET /me/delete", s.handle(s.deleteMeShow))

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/url"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -18,11 +19,23 @@ import (
 )
 
 const ltiUsage = `Register the learning management systems (LTI 1.3 platforms) that may
-launch learn. In the LMS, register learn as a tool with the addresses
-"learn serve --public-url" prints: login initiation /lti/login, redirect
-(launch) /lti/launch and public key set /lti/jwks.
+launch learn.
+
+By dynamic registration: "learn lti invite" prints a one-time registration
+address; the LMS's administrator pastes it into the LMS (its page for
+adding a tool by dynamic registration), confirms in the window the LMS
+opens, and the LMS and learn exchange their addresses and ids. The
+address serves once, within --expires.
+
+By hand: in the LMS, register learn as a tool with the addresses "learn
+serve --public-url" prints (login initiation /lti/login, redirect (launch)
+/lti/launch, public key set /lti/jwks), then "learn lti add" what the LMS
+shows.
 
 Usage:
+  learn lti invite --public-url URL [--expires DURATION] [--db FILE]
+  learn lti invites [--db FILE]
+  learn lti revoke-invite --id N [--db FILE]
   learn lti add --issuer URL --client-id ID --deployment ID [--deployment ID…]
         --login URL --token URL --jwks URL [--db FILE]
   learn lti list [--db FILE]
@@ -30,7 +43,7 @@ Usage:
 
 Addresses must be https (http only on localhost).
 
-Flags (--db is also read from LEARN_DB):
+Flags (--db and --public-url are also read from the environment):
 `
 
 // listFlag collects a flag given several times.
@@ -49,7 +62,10 @@ func runLTI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := flag.NewFlagSet("lti", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	db := fs.String("db", "learn.db", "the database: a SQLite `file`, or a postgres:// URL shared by several servers")
+	publicURL := fs.String("public-url", "", "learn's public HTTPS `origin`, as \"learn serve\" is given it (invite)")
 	env := withEnv(fs)
+	expires := fs.Duration("expires", lti.DefaultInviteLifetime, "how long the invite's address serves (a `duration`; invite)")
+	inviteID := fs.Int64("id", 0, "the `number` of an invite, as \"learn lti invites\" lists it (revoke-invite)")
 	var p lti.Platform
 	var deployments listFlag
 	fs.StringVar(&p.Issuer, "issuer", "", "the platform's issuer (`URL`), exactly as the LMS shows it")
@@ -66,9 +82,12 @@ func runLTI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	pos := fs.Args()
-	if len(pos) != 1 || (pos[0] != "add" && pos[0] != "list" && pos[0] != "remove") {
-		fmt.Fprintln(stderr, "learn lti: give one action: add, list or remove")
+	if len(pos) != 1 || !slices.Contains([]string{"add", "list", "remove", "invite", "invites", "revoke-invite"}, pos[0]) {
+		fmt.Fprintln(stderr, "learn lti: give one action: invite, invites, revoke-invite, add, list or remove")
 		return errUsage
+	}
+	if strings.Contains(pos[0], "invite") {
+		return runLTIInvites(ctx, pos[0], *db, *publicURL, *expires, *inviteID, stdout, stderr)
 	}
 	p.DeploymentIDs = deployments
 	switch pos[0] {
@@ -121,6 +140,78 @@ func runLTI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 		fmt.Fprintf(stdout, "removed %s (client id %s); launches from it are refused now\n", p.Issuer, p.ClientID)
+	}
+	return nil
+}
+
+// runLTIInvites is "learn lti invite", "invites" and "revoke-invite".
+func runLTIInvites(ctx context.Context, action, db, publicURL string, expires time.Duration, id int64, stdout, stderr io.Writer) error {
+	var public *url.URL
+	switch action {
+	case "invite":
+		if publicURL == "" {
+			fmt.Fprintln(stderr, "learn lti invite: give --public-url, learn's public address as \"learn serve\" has it: the invite is an address of it")
+			return errUsage
+		}
+		u, err := parsePublicURL(publicURL)
+		if err != nil {
+			fmt.Fprintf(stderr, "learn lti invite: --public-url: %v\n", err)
+			return errUsage
+		}
+		if expires <= 0 {
+			fmt.Fprintln(stderr, "learn lti invite: --expires must be a positive duration, such as 48h")
+			return errUsage
+		}
+		public = u
+	case "revoke-invite":
+		if id <= 0 {
+			fmt.Fprintln(stderr, "learn lti revoke-invite: give the --id of the invite (see \"learn lti invites\")")
+			return errUsage
+		}
+	}
+	st, _, err := openDatabase(ctx, db, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	now := time.Now()
+	switch action {
+	case "invite":
+		address, inv, err := lti.NewInvite(ctx, st, public, expires, now)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "one-time registration address (invite %d), until %s:\n%s\n", inv.ID, inv.ExpiresAt.Local().Format(time.DateTime+" MST"), address)
+		fmt.Fprintln(stdout, "Give it to the LMS's administrator to paste into the LMS's dynamic registration; it serves once.")
+	case "invites":
+		invs, err := st.Invites(ctx)
+		if err != nil {
+			return err
+		}
+		if len(invs) == 0 {
+			fmt.Fprintln(stdout, `no invites; make one with "learn lti invite"`)
+			return nil
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tMADE\tEXPIRES\tSTATE")
+		for _, inv := range invs {
+			state := "open"
+			switch {
+			case !inv.UsedAt.IsZero():
+				state = "used " + inv.UsedAt.Local().Format(time.DateTime)
+			case !now.Before(inv.ExpiresAt):
+				state = "expired"
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", inv.ID, inv.CreatedAt.Local().Format(time.DateTime), inv.ExpiresAt.Local().Format(time.DateTime), state)
+		}
+		return tw.Flush()
+	case "revoke-invite":
+		if err := st.RevokeInvite(ctx, id); errors.Is(err, lti.ErrNotFound) {
+			return fmt.Errorf("no invite %d (see \"learn lti invites\")", id)
+		} else if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "revoked invite %d; its address registers nothing now\n", id)
 	}
 	return nil
 }

@@ -46,7 +46,8 @@ Commands:
           copy a SQLite database into an empty PostgreSQL one and check the
           counts (migrate-db --from learn.db --to postgres://…)
   teacher add, list or remove the teachers who sign in to follow classes
-  lti     add, list or remove the LMSs (LTI 1.3 platforms) that may launch learn
+  lti     register the LMSs (LTI 1.3 platforms) that may launch learn: invite
+          one to register by dynamic registration, or add, list, remove
   stats   report how each quiz question, widget item and exercise went across
           every learner: facility, discrimination, choices, flags (--json, --csv)
   version print the version of this program

@@ -20,6 +20,10 @@
 // items' score endpoints at /lineitems/{id}/scores that record the scores
 // posted with its tokens and can be told to answer 503.
 //
+// For Dynamic Registration 1.0 (register.go) the platform serves its
+// OpenID configuration and a registration endpoint that takes a tool's
+// registration with a registration token it issued.
+//
 // For Deep Linking 2.0 (deeplink.go) a launch with DeepLinking set is a
 // deep linking request with its settings claim; the platform's return
 // endpoint at /deep-linking/return takes the tool's response, verifies it
@@ -110,10 +114,12 @@ type Launch struct {
 
 // Platform is a running test LMS.
 type Platform struct {
-	t        testing.TB
-	server   *httptest.Server
-	ClientID string
-	// DeploymentID is the deployment learn is registered for.
+	t      testing.TB
+	server *httptest.Server
+	// ClientID and DeploymentID are the client id the platform gave learn
+	// and the deployment learn is registered for; a dynamic registration
+	// (register.go) replaces both, so read them between requests.
+	ClientID     string
 	DeploymentID string
 
 	mu       sync.Mutex
@@ -126,6 +132,7 @@ type Platform struct {
 
 	ags agsState
 	dl  dlState
+	reg regState
 }
 
 // Start runs a platform over TLS until t ends.
@@ -157,6 +164,8 @@ func start(t testing.TB, clientID, deploymentID string, tls bool) *Platform {
 	mux.HandleFunc("GET /course", p.coursePage)
 	mux.HandleFunc("GET /storage-frame", p.storageFrame)
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	mux.HandleFunc("GET /.well-known/openid-configuration", p.openIDConfig)
+	mux.HandleFunc("POST /register", p.register)
 	if tls {
 		p.server = httptest.NewTLSServer(mux)
 	} else {

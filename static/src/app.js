@@ -242,3 +242,17 @@ document.addEventListener("submit", runInPlace);
 // A deep linking response goes back to the LMS at once; without this
 // script the page's own button posts it.
 for (const form of document.querySelectorAll("form[data-auto-submit]")) form.submit();
+
+// ---- LTI Dynamic Registration ----
+// The page that says learn is registered asks the LMS, which opened it in
+// a frame or a window, to close it (LTI Dynamic Registration 1.0): the
+// message goes to the LMS's origin alone, which the page names.
+function closeDynamicRegistration() {
+  const done = document.querySelector("[data-lti-registered]");
+  const origin = done ? done.getAttribute("data-lti-registered") : "";
+  if (!origin) return;
+  const platform = window.opener || (window.parent !== window ? window.parent : null);
+  if (platform) platform.postMessage({ subject: "org.imsglobal.lti.close" }, origin);
+}
+closeDynamicRegistration();
+// ---- end of LTI Dynamic Registration ----
