@@ -96,6 +96,16 @@
 //     (MaxDeepLinkReturnURL, MaxDeepLinkData).
 //   - Only resource links are sent, and only to learn's own origin.
 //
-// Not yet here (issue 25): the roster service, dynamic registration, and
-// client-side postMessage storage.
+// Launches in the LMS's frame (frame.go, and the web layer): FrameOrigins
+// names the origins that may frame the pages a launch opens (the issuer,
+// the authorisation endpoint and the launch presentation's return
+// address); TokenPlatform and LoginPlatform find the platform a page must
+// talk to before a launch is verified, for the platform's client-side
+// storage (LTI Client Side postMessages) where the frame keeps no cookie;
+// SpendOnce spends the single-use code that continues such a launch in a
+// new tab, in the nonce table under the issuer "learn".
+//
+// Dynamic Registration 1.0 is in register.go.
+//
+// Not yet here (issue 25): the roster service.
 package lti
