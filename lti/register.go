@@ -107,17 +107,6 @@ func (c PlatformConfig) Name() string {
 	return c.LTI.ProductFamily + " (" + c.Issuer + ")"
 }
 
-// ConfigOrigin returns the origin (scheme://host[:port]) of a
-// registration's openid_configuration address, the page of the LMS that
-// opened learn, or "" when it is no http(s) address.
-func ConfigOrigin(configURL string) string {
-	u, err := url.Parse(configURL)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return ""
-	}
-	return u.Scheme + "://" + u.Host
-}
-
 // CheckRegistration checks the invite of a registration initiation
 // (without spending it) and fetches and checks the platform's OpenID
 // configuration. Errors are *Refusal for what the invite or the platform
@@ -342,7 +331,8 @@ func issuerProblem(issuer, configURL string) string {
 	if u, err := url.Parse(issuer); err != nil || u.RawQuery != "" || u.ForceQuery {
 		return fmt.Sprintf("The LMS's issuer %q has a query; an issuer has none.", issuer)
 	}
-	if ConfigOrigin(issuer) != ConfigOrigin(configURL) || !strings.HasPrefix(configURL, strings.TrimSuffix(issuer, "/")) {
+	// CheckURL passed, so the issuer's origin is not "".
+	if Origin(issuer) != Origin(configURL) || !strings.HasPrefix(configURL, strings.TrimSuffix(issuer, "/")) {
 		return fmt.Sprintf("The LMS's issuer %q is not the origin of its OpenID configuration address %s, as LTI Dynamic Registration requires.", issuer, configURL)
 	}
 	return ""

@@ -50,14 +50,13 @@ func registrationRequest(v url.Values) lti.RegistrationRequest {
 
 // frameableBy lets the LMS at the origin of configURL frame this answer.
 func frameableBy(w http.ResponseWriter, configURL string) {
-	origin := lti.ConfigOrigin(configURL)
+	origin := lti.Origin(configURL)
 	if !cspSource(origin) {
 		return
 	}
-	h := w.Header()
-	h.Set("Content-Security-Policy", strings.Replace(contentSecurityPolicy, "frame-ancestors 'none'", "frame-ancestors "+origin, 1))
-	h.Del("X-Frame-Options")
-	h.Del("Cross-Origin-Opener-Policy")
+	allowFraming(w.Header(), origin)
+	// A popup registration's page posts its close message to its opener.
+	w.Header().Del("Cross-Origin-Opener-Policy")
 }
 
 // ltiRegisterShow is the registration initiation: it checks the invite
@@ -107,7 +106,7 @@ func (s *Server) ltiRegister(w http.ResponseWriter, r *http.Request) error {
 	s.log.InfoContext(r.Context(), "LTI platform registered", slog.String("issuer", p.Issuer), slog.String("client_id", p.ClientID))
 	w.Header().Set("Cache-Control", "no-store")
 	return render(w, r, ltiRegisteredPage(RegisteredView{Page: s.page(r, "learn is registered", ""), Issuer: p.Issuer, ClientID: p.ClientID,
-		DeploymentID: strings.Join(p.DeploymentIDs, ", "), Origin: lti.ConfigOrigin(p.Issuer)}))
+		DeploymentID: strings.Join(p.DeploymentIDs, ", "), Origin: lti.Origin(p.Issuer)}))
 }
 
 // registrationRefused draws the page of a refused registration and logs
