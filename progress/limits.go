@@ -157,6 +157,7 @@ type Limits struct {
 type rules struct {
 	signInAddr, signInAccount, secretName, secretAddr Rule
 	postLearner, postAddr, ltiLoginAddr               Rule
+	ltiRosterClass                                    Rule
 	runLearner, runAddr, answerLearner, answerAddr    Rule
 }
 
@@ -174,17 +175,18 @@ func newRules(l Limits) rules {
 	answers := or(l.AnswersPerMinute, DefaultAnswersPerMinute)
 	answerAddr := or(l.AnswersPerMinutePerAddress, DefaultAnswersPerMinutePerAddress)
 	return rules{
-		signInAddr:    PerWindow("signin-address", SignInsPerAddress, time.Minute),
-		signInAccount: PerWindow("signin-account-address", SignInsPerAccount, time.Minute),
-		secretName:    PerWindow("secret-name-address", SecretTriesPerName, 10*time.Minute),
-		secretAddr:    PerWindow("secret-address", SecretTriesPerAddress, time.Minute),
-		postLearner:   PerWindow("post-learner", PostsPerLearner, time.Minute),
-		postAddr:      PerWindow("post-address", PostsPerAddress, time.Minute),
-		ltiLoginAddr:  PerWindow("lti-login-address", LTILoginsPerAddress, time.Minute),
-		runLearner:    PerMinute("runs-learner", or(l.RunsPerMinute, DefaultRunsPerMinute), or(l.RunBurst, DefaultRunBurst)),
-		runAddr:       PerMinute("runs-address", runAddr, runAddr/2),
-		answerLearner: PerMinute("answers-learner", answers, answers/2),
-		answerAddr:    PerMinute("answers-address", answerAddr, answerAddr/2),
+		signInAddr:     PerWindow("signin-address", SignInsPerAddress, time.Minute),
+		signInAccount:  PerWindow("signin-account-address", SignInsPerAccount, time.Minute),
+		secretName:     PerWindow("secret-name-address", SecretTriesPerName, 10*time.Minute),
+		secretAddr:     PerWindow("secret-address", SecretTriesPerAddress, time.Minute),
+		postLearner:    PerWindow("post-learner", PostsPerLearner, time.Minute),
+		postAddr:       PerWindow("post-address", PostsPerAddress, time.Minute),
+		ltiLoginAddr:   PerWindow("lti-login-address", LTILoginsPerAddress, time.Minute),
+		ltiRosterClass: PerWindow("lti-roster-class", 1, LTIRosterUpdateEvery),
+		runLearner:     PerMinute("runs-learner", or(l.RunsPerMinute, DefaultRunsPerMinute), or(l.RunBurst, DefaultRunBurst)),
+		runAddr:        PerMinute("runs-address", runAddr, runAddr/2),
+		answerLearner:  PerMinute("answers-learner", answers, answers/2),
+		answerAddr:     PerMinute("answers-address", answerAddr, answerAddr/2),
 	}
 }
 
