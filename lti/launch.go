@@ -230,6 +230,10 @@ type Launched struct {
 	// the zero value when the platform sent none (or one learn cannot
 	// use).
 	AGS AGSEndpoint
+	// NRPS is the launch's Names and Role Provisioning Services claim:
+	// where the context's roster is; the zero value when the platform sent
+	// none (or one learn cannot use).
+	NRPS NRPSEndpoint
 	// DeepLinking is set for a deep linking request (MessageDeepLinking),
 	// nil for a resource link launch.
 	DeepLinking *DeepLinking
@@ -269,6 +273,7 @@ type launchClaims struct {
 		LineItem  string   `json:"lineitem"`
 	} `json:"https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"`
 	DeepLinking  *deepLinkingClaim `json:"https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"`
+	NRPS         *nrpsClaim        `json:"https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"`
 	Presentation struct {
 		ReturnURL string `json:"return_url"`
 	} `json:"https://purl.imsglobal.org/spec/lti/claim/launch_presentation"`
@@ -392,6 +397,7 @@ func (t *Tool) Launch(ctx context.Context, idToken, state, browser string) (Laun
 	if c.AGS != nil {
 		l.AGS = agsEndpoint(c.AGS.Scope, c.AGS.LineItems, c.AGS.LineItem)
 	}
+	l.NRPS = nrpsEndpoint(c.NRPS)
 	if c.MessageType == MessageDeepLinking {
 		dl, err := t.deepLinking(c.DeepLinking, c.Roles, p.ID, c.DeploymentID, now)
 		if err != nil {

@@ -87,7 +87,10 @@ type Dashboard struct {
 	Spread []ScoreSpread
 	// Leaderboard is this week's XP table when the class shows one.
 	Leaderboard []LeaderRow
-	Now         time.Time
+	// LMSRoster is the class's roster from its LMS, nil for a class with
+	// none (no LMS course's, or its LMS named no roster service).
+	LMSRoster *ClassRoster
+	Now       time.Time
 }
 
 // AssignmentStatus is an assignment with who has done it and who is late.
@@ -242,6 +245,13 @@ func (s *Service) Dashboard(ctx context.Context, a Actor, classID int64, sort st
 		return d, err
 	}
 	d.Rows = s.roster(members, act, assignments, d.Zone, now)
+	inClass := map[string]bool{}
+	for _, m := range members {
+		inClass[m.LearnerID] = true
+	}
+	if d.LMSRoster, err = s.classRoster(ctx, c.ID, inClass); err != nil {
+		return d, err
+	}
 	for i := range d.Rows {
 		d.Rows[i].Scores = scores[d.Rows[i].Member.LearnerID]
 	}

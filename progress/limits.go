@@ -163,6 +163,7 @@ type rules struct {
 	signInAddr, signInAccount, secretName, secretAddr Rule
 	postLearner, postAddr, ltiLoginAddr               Rule
 	ltiRegisterAddr                                   Rule
+	ltiRosterClass                                    Rule
 	runLearner, runAddr, answerLearner, answerAddr    Rule
 }
 
@@ -188,6 +189,7 @@ func newRules(l Limits) rules {
 		postAddr:        PerWindow("post-address", PostsPerAddress, time.Minute),
 		ltiLoginAddr:    PerWindow("lti-login-address", LTILoginsPerAddress, time.Minute),
 		ltiRegisterAddr: PerWindow("lti-register-address", LTIRegistrationsPerAddress, time.Minute),
+		ltiRosterClass:  PerWindow("lti-roster-class", 1, LTIRosterUpdateEvery),
 		runLearner:      PerMinute("runs-learner", or(l.RunsPerMinute, DefaultRunsPerMinute), or(l.RunBurst, DefaultRunBurst)),
 		runAddr:         PerMinute("runs-address", runAddr, runAddr/2),
 		answerLearner:   PerMinute("answers-learner", answers, answers/2),

@@ -29,6 +29,9 @@ type LTILaunch struct {
 	ResourceLinkID string
 	LessonSlug     string
 	LineItem       string
+	// MembershipsURL is the course's roster service (Names and Role
+	// Provisioning) when the launch names one learn can use.
+	MembershipsURL string
 }
 
 // LTILaunched is what a launch made of its user: the learner id the
@@ -55,7 +58,10 @@ const ltiPasswordHash = "!lti"
 // later instructors become its co-teachers. A learner becomes a member of
 // the course's class under their LMS name; a learner's launch of a lesson
 // with a line item keeps it, so that the XP they earn in the lesson goes
-// to the LMS's gradebook (LMSScore).
+// to the LMS's gradebook (LMSScore). A launch that names a roster service
+// the class has not used yet (the class's first launch, or another
+// address) reads the course's roster from the LMS, within LTIRosterWait
+// and whatever its outcome (UpdateLTIRoster reads it again).
 //
 // Errors: Forbidden for a launch with neither role; Invalid for a launch
 // without a course, or of a learner whose course has no class yet (an
@@ -83,6 +89,9 @@ func (s *Service) LaunchLTI(ctx context.Context, in LTILaunch) (LTILaunched, err
 		if out.ClassID, err = s.ltiTeach(ctx, in, t); err != nil {
 			return LTILaunched{}, err
 		}
+		if err := s.launchRoster(ctx, out.ClassID, in); err != nil {
+			return LTILaunched{}, err
+		}
 		signed, err := s.openSession(ctx, t, s.now())
 		if err != nil {
 			return LTILaunched{}, err
@@ -99,6 +108,9 @@ func (s *Service) LaunchLTI(ctx context.Context, in LTILaunch) (LTILaunched, err
 	}
 	out.ClassID = classID
 	if err := s.ltiMember(ctx, classID, u.LearnerID, in.Name); err != nil {
+		return LTILaunched{}, err
+	}
+	if err := s.launchRoster(ctx, classID, in); err != nil {
 		return LTILaunched{}, err
 	}
 	if in.LineItem != "" && in.ResourceLinkID != "" {

@@ -31,6 +31,17 @@ type LTIStore interface {
 	// ClassLTIScores returns the outbox's scores of the class's line
 	// items, by learner and lesson.
 	ClassLTIScores(ctx context.Context, classID int64) ([]LTIScoreState, error)
+	// FindLTIRoster returns where the class's roster comes from and how
+	// its last fetch went, without its members; errors wrap ErrNotFound
+	// for a class whose LMS named no roster service yet.
+	FindLTIRoster(ctx context.Context, classID int64) (LTIRoster, error)
+	// LTIRosterMembers returns the class's roster from the LMS, by name,
+	// each with the learner id of the LMS user once they launched.
+	LTIRosterMembers(ctx context.Context, classID int64) ([]LTIRosterMember, error)
+	// SaveLTIRosterFetch records a fetch of the class's roster, in one
+	// transaction: its source and outcome, and when it worked (Problem
+	// "") its members in place of those kept before.
+	SaveLTIRosterFetch(ctx context.Context, f LTIRosterFetch) error
 }
 
 // LTIUser links an LMS user (issuer and subject) to learn's identities.

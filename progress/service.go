@@ -37,6 +37,9 @@ type Config struct {
 	// LTI keeps the links LTI launches make (LaunchLTI); nil when the
 	// server takes no launches.
 	LTI LTIStore
+	// Rosters reads LMS courses' rosters (package lti's Roster); nil
+	// keeps no rosters.
+	Rosters LMSRosters
 }
 
 // Invalidator keeps the cached summaries of servers that share one store
@@ -80,6 +83,8 @@ type Service struct {
 	text *postText
 	// lti links LMS users and courses (nil: no launches).
 	lti LTIStore
+	// rosters reads LMS rosters (nil: none).
+	rosters LMSRosters
 }
 
 // courseState is a course with its grading plans, swapped as one.
@@ -94,7 +99,7 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Course == nil || cfg.Store == nil {
 		return nil, errors.New("progress: new service: course and store are required")
 	}
-	s := &Service{learning: cfg.Store, classes: cfg.Store, qa: cfg.Store, stats: cfg.Store, ping: cfg.Store.Ping, grader: cfg.Grader, now: cfg.Now, limiter: cfg.Limiter, rules: newRules(cfg.Limits), dummyHash: sync.OnceValue(newDummyHash), text: newPostText(), lti: cfg.LTI}
+	s := &Service{learning: cfg.Store, classes: cfg.Store, qa: cfg.Store, stats: cfg.Store, ping: cfg.Store.Ping, grader: cfg.Grader, now: cfg.Now, limiter: cfg.Limiter, rules: newRules(cfg.Limits), dummyHash: sync.OnceValue(newDummyHash), text: newPostText(), lti: cfg.LTI, rosters: cfg.Rosters}
 	s.summaries.invalidator = cfg.Invalidator
 	if s.now == nil {
 		s.now = time.Now
