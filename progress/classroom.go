@@ -399,61 +399,11 @@ const MaxUserAgentLen = 200
 // while the name waits after failures in a row (SignInDelay); Denied, with
 // one message, for a wrong code, name or words.
 func (s *Service) SignInLearner(ctx context.Context, in LearnerSignIn) (Device, error) {
+	c, m, err := s.wordsMember(ctx, in)
+	if err != nil {
+		return Device{}, err
+	}
 	now := s.now()
-	code := NormalizeJoinCode(in.Code)
-	_, key, _ := cleanName(in.Name, "name")
-	wait, err := s.takeTries(ctx, now, RateCheck{s.rules.secretAddr, addressKey(in.Address)})
-	if err != nil {
-		return Device{}, err
-	}
-	if wait > 0 {
-		return Device{}, tooMany(wait, fmt.Sprintf("Too many tries from your network. Try again in %s, or ask your teacher for your words.", delayText(wait)))
-	}
-	c, found, err := s.signInClass(ctx, code)
-	if err != nil {
-		return Device{}, err
-	}
-	// A class's tries and failures count under its class code, whichever
-	// of its codes was typed, so two codes give a guesser no more tries.
-	account := code
-	if found {
-		account = NormalizeJoinCode(ClassCode(c.ID))
-	}
-	wait, err = s.takeTries(ctx, now, RateCheck{s.rules.secretName, account + "\x00" + key + "\x00" + addressKey(in.Address)})
-	if err != nil {
-		return Device{}, err
-	}
-	if wait > 0 {
-		return Device{}, tooMany(wait, fmt.Sprintf("Too many tries with this name. Try again in %s, or ask your teacher for your words.", delayText(wait)))
-	}
-	failures := failureKey("words", account+"\x00"+key)
-	if wait, err := s.accountWait(ctx, failures, now); err != nil {
-		return Device{}, err
-	} else if wait > 0 {
-		return Device{}, tooMany(wait, fmt.Sprintf("Wrong words were tried for this name several times in a row. Try again in %s, or ask your teacher for your words.", delayText(wait)))
-	}
-	denied := func() (Device, error) {
-		if err := s.countFailure(ctx, failures, now); err != nil {
-			return Device{}, err
-		}
-		return Device{}, &Error{Kind: Denied, Message: "The class code, name and secret words do not match. Check them with your teacher."}
-	}
-	if !found || key == "" {
-		return denied()
-	}
-	m, err := s.classes.FindMemberByName(ctx, c.ID, key)
-	if errors.Is(err, ErrNotFound) {
-		return denied()
-	}
-	if err != nil {
-		return Device{}, err
-	}
-	if subtle.ConstantTimeCompare([]byte(hashSecret(c.ID, in.Secret)), []byte(m.SecretHash)) != 1 {
-		return denied()
-	}
-	if err := s.classes.ClearSignInFailures(ctx, failures); err != nil {
-		return Device{}, err
-	}
 	id, err := newDeviceID()
 	if err != nil {
 		return Device{}, err
@@ -468,6 +418,68 @@ func (s *Service) SignInLearner(ctx context.Context, in LearnerSignIn) (Device, 
 		return Device{}, err
 	}
 	return d, nil
+}
+
+// wordsMember checks a learner's class code, name and secret words, under
+// the rate limits and the delay after failures of SignInLearner (whose
+// errors it returns), and returns the class and the member they name.
+func (s *Service) wordsMember(ctx context.Context, in LearnerSignIn) (Class, Member, error) {
+	now := s.now()
+	code := NormalizeJoinCode(in.Code)
+	_, key, _ := cleanName(in.Name, "name")
+	wait, err := s.takeTries(ctx, now, RateCheck{s.rules.secretAddr, addressKey(in.Address)})
+	if err != nil {
+		return Class{}, Member{}, err
+	}
+	if wait > 0 {
+		return Class{}, Member{}, tooMany(wait, fmt.Sprintf("Too many tries from your network. Try again in %s, or ask your teacher for your words.", delayText(wait)))
+	}
+	c, found, err := s.signInClass(ctx, code)
+	if err != nil {
+		return Class{}, Member{}, err
+	}
+	// A class's tries and failures count under its class code, whichever
+	// of its codes was typed, so two codes give a guesser no more tries.
+	account := code
+	if found {
+		account = NormalizeJoinCode(ClassCode(c.ID))
+	}
+	wait, err = s.takeTries(ctx, now, RateCheck{s.rules.secretName, account + "\x00" + key + "\x00" + addressKey(in.Address)})
+	if err != nil {
+		return Class{}, Member{}, err
+	}
+	if wait > 0 {
+		return Class{}, Member{}, tooMany(wait, fmt.Sprintf("Too many tries with this name. Try again in %s, or ask your teacher for your words.", delayText(wait)))
+	}
+	failures := failureKey("words", account+"\x00"+key)
+	if wait, err := s.accountWait(ctx, failures, now); err != nil {
+		return Class{}, Member{}, err
+	} else if wait > 0 {
+		return Class{}, Member{}, tooMany(wait, fmt.Sprintf("Wrong words were tried for this name several times in a row. Try again in %s, or ask your teacher for your words.", delayText(wait)))
+	}
+	denied := func() (Class, Member, error) {
+		if err := s.countFailure(ctx, failures, now); err != nil {
+			return Class{}, Member{}, err
+		}
+		return Class{}, Member{}, &Error{Kind: Denied, Message: "The class code, name and secret words do not match. Check them with your teacher."}
+	}
+	if !found || key == "" {
+		return denied()
+	}
+	m, err := s.classes.FindMemberByName(ctx, c.ID, key)
+	if errors.Is(err, ErrNotFound) {
+		return denied()
+	}
+	if err != nil {
+		return Class{}, Member{}, err
+	}
+	if subtle.ConstantTimeCompare([]byte(hashSecret(c.ID, in.Secret)), []byte(m.SecretHash)) != 1 {
+		return denied()
+	}
+	if err := s.classes.ClearSignInFailures(ctx, failures); err != nil {
+		return Class{}, Member{}, err
+	}
+	return c, m, nil
 }
 
 // signInClass returns the class a learner signing in names by code: its

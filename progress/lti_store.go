@@ -42,6 +42,9 @@ type LTIStore interface {
 	// transaction: its source and outcome, and when it worked (Problem
 	// "") its members in place of those kept before.
 	SaveLTIRosterFetch(ctx context.Context, f LTIRosterFetch) error
+	// LTILinkStore links an LMS user to a learner made with secret words
+	// (lti_link.go).
+	LTILinkStore
 }
 
 // LTIUser links an LMS user (issuer and subject) to learn's identities.
