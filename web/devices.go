@@ -19,6 +19,10 @@ type MeView struct {
 	// SignedOut is how many devices the last "sign out everywhere else"
 	// ended, -1 when the page was not reached from it.
 	SignedOut int
+	// LMS is set for an LMS account's learner, Linked once that account
+	// took over a secret-words learner (lti_link.go), LinkedNow on the
+	// page the link led to.
+	LMS, Linked, LinkedNow bool
 }
 
 // DeviceView is one signed-in device as the learner sees it.
@@ -43,6 +47,11 @@ func (s *Server) meShow(w http.ResponseWriter, r *http.Request) error {
 		for _, d := range devices {
 			v.Devices = append(v.Devices, DeviceView{Description: describeUserAgent(d.UserAgent), LastSeen: lastSeenText(now.Sub(d.LastSeen)), Current: d.ID == deviceFrom(r.Context())})
 		}
+		st, err := s.app.LTILinkStatus(r.Context(), a)
+		if err != nil {
+			return err
+		}
+		v.LMS, v.Linked, v.LinkedNow = st.LMS, st.Linked, st.Linked && r.URL.Query().Get("linked") == "1"
 	}
 	return render(w, r, mePage(v))
 }

@@ -90,6 +90,9 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("POST /me/signout-others", s.handle(s.signOutElsewhere))
 	mux.Handle("GET /me/delete", s.handle(s.deleteMeShow))
 	mux.Handle("POST /me/delete", s.handle(s.deleteMe))
+	mux.Handle("GET "+LinkPath, s.handle(s.linkShow))
+	mux.Handle("POST "+LinkPath, s.handle(s.linkProve))
+	mux.Handle("POST "+LinkConfirmPath, s.handle(s.linkConfirm))
 
 	// No catch-all route: the mux's own 404 and 405 (with Allow) are drawn
 	// as pages by unrouted.

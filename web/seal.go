@@ -46,7 +46,11 @@ func newSealer(keys [][]byte, info, name string) (*sealer, error) {
 }
 
 // seal returns v as JSON, encrypted and authenticated, URL-safe.
-func (s *sealer) seal(v any) (string, error) {
+func (s *sealer) seal(v any) (string, error) { return s.sealFor(v, "") }
+
+// sealFor seals v bound to bound (such as the learner it is for): it opens
+// only with the same bound, which is authenticated, not kept in the value.
+func (s *sealer) sealFor(v any, bound string) (string, error) {
 	// Without HTML escaping, a platform's data keeps its size.
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -60,12 +64,23 @@ func (s *sealer) seal(v any) (string, error) {
 	if _, err := rand.Read(nonce); err != nil {
 		return "", fmt.Errorf("web: seal %s: %w", s.name, err)
 	}
-	return base64.RawURLEncoding.EncodeToString(a.Seal(nonce, nonce, plain, s.name)), nil
+	return base64.RawURLEncoding.EncodeToString(a.Seal(nonce, nonce, plain, s.data(bound))), nil
+}
+
+// data is the additional data of a value sealed for bound.
+func (s *sealer) data(bound string) []byte {
+	if bound == "" {
+		return s.name
+	}
+	return append(append(append([]byte{}, s.name...), 0), bound...)
 }
 
 // open decodes into v what value seals; false when no key opens it or it
 // holds no JSON for v.
-func (s *sealer) open(value string, v any) bool {
+func (s *sealer) open(value string, v any) bool { return s.openFor(value, "", v) }
+
+// openFor is open of a value sealed for bound (sealFor).
+func (s *sealer) openFor(value, bound string, v any) bool {
 	raw, err := base64.RawURLEncoding.DecodeString(value)
 	if err != nil {
 		return false
@@ -74,7 +89,7 @@ func (s *sealer) open(value string, v any) bool {
 		if len(raw) < a.NonceSize()+a.Overhead() {
 			return false
 		}
-		plain, err := a.Open(nil, raw[:a.NonceSize()], raw[a.NonceSize():], s.name)
+		plain, err := a.Open(nil, raw[:a.NonceSize()], raw[a.NonceSize():], s.data(bound))
 		if err != nil {
 			continue
 		}

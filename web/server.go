@@ -127,6 +127,9 @@ type Server struct {
 	// continueSeal the codes that continue a framed launch in a new tab
 	// (lti_frame.go).
 	dlSeal, continueSeal *sealer
+	// linkSeal seals a proven link while the learner confirms it
+	// (lti_link.go).
+	linkSeal *sealer
 }
 
 // New builds a server from cfg.
@@ -175,6 +178,9 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	if s.continueSeal, err = newSealer(keys, "learn: LTI continue in a new tab", "learn_lti_continue"); err != nil {
+		return nil, err
+	}
+	if s.linkSeal, err = newLinkSeal(keys); err != nil {
 		return nil, err
 	}
 	s.obs = obs
