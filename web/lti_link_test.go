@@ -254,3 +254,41 @@ func (w *ltiWorld) joinWords(t *testing.T, name string) progress.Member {
 	}
 	return m
 }
+
+// TestLTILinkSealIsBound: a confirmation opens only for the learner it was
+// sealed for, and only with the link's key.
+func TestLTILinkSealIsBound(t *testing.T) {
+	seal, err := newLinkSeal([][]byte{make([]byte, 64)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := newSealer([][]byte{make([]byte, 64)}, "learn: LTI continue in a new tab", "learn_lti_continue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	value, err := seal.sealFor(linkProof{ClassID: 7, Learner: "words", Expires: time.Unix(1e9, 0)}, "lms-learner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		s     *sealer
+		bound string
+		opens bool
+	}{
+		{"the learner it was sealed for", seal, "lms-learner", true},
+		{"another learner", seal, "someone-else", false},
+		{"no learner", seal, "", false},
+		{"a bound that only starts the same", seal, "lms-learne", false},
+		{"another purpose's key", other, "lms-learner", false},
+	} {
+		var p linkProof
+		if got := tc.s.openFor(value, tc.bound, &p); got != tc.opens || (got && (p.ClassID != 7 || p.Learner != "words")) {
+			t.Errorf("%s: opened %v (%+v), want %v", tc.name, got, p, tc.opens)
+		}
+	}
+	var p linkProof
+	if seal.open(value, &p) {
+		t.Error("a bound value opened without its bound")
+	}
+}
