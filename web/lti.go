@@ -228,6 +228,7 @@ func (s *Server) ltiLaunch(w http.ResponseWriter, r *http.Request) error {
 	if l.AGS.CanScore() {
 		in.LineItem = l.AGS.LineItem
 	}
+	in.MembershipsURL = l.NRPS.MembershipsURL
 	done, err := s.app.LaunchLTI(r.Context(), in)
 	if pe, ok := errors.AsType[*progress.Error](err); ok && pe.Kind != progress.Internal {
 		return s.ltiRefused(w, r, &lti.Refusal{Check: "roles", Problem: pe.Message,

@@ -280,6 +280,19 @@ func ltiTool(ctx context.Context, cfg serveConfig, st database, grace time.Durat
 	return tool, nil
 }
 
+// ltiRosters returns what reads LMS courses' rosters (Names and Role
+// Provisioning) when the server takes launches, nil when it does not.
+func ltiRosters(cfg serveConfig, st database) (progress.LMSRosters, error) {
+	if cfg.publicURL == "" {
+		return nil, nil
+	}
+	r, err := lti.NewRoster(lti.RosterConfig{Store: st})
+	if err != nil {
+		return nil, fmt.Errorf("lti rosters: %w", err)
+	}
+	return r, nil
+}
+
 // startScoreSender sends the outbox's scores to the LMSs' gradebooks
 // until the returned stop is called (or ctx ends); stop waits for the
 // sender to finish the score in hand. Every server sharing the database

@@ -29,6 +29,12 @@
 // endpoint at /deep-linking/return takes the tool's response, verifies it
 // against the tool's key set (as for client assertions) and records its
 // content items (DeepLinkReturns).
+//
+// For Names and Role Provisioning Services 2.0 (nrps.go), once
+// OfferRosters is called, every launch from a course names its membership
+// container at /memberships/{context}, which serves the members a test
+// set (SetRoster) in pages linked by rel="next", to the tokens of the
+// membership scope, and can be told to answer 503.
 package ltiplatform
 
 import (
@@ -130,9 +136,10 @@ type Platform struct {
 	// Fetches counts the requests of the key set.
 	fetches int
 
-	ags agsState
-	dl  dlState
-	reg regState
+	ags  agsState
+	dl   dlState
+	reg  regState
+	nrps nrpsState
 }
 
 // Start runs a platform over TLS until t ends.
@@ -161,6 +168,7 @@ func start(t testing.TB, clientID, deploymentID string, tls bool) *Platform {
 	mux.HandleFunc("POST /token", p.token)
 	mux.HandleFunc("POST /lineitems/{id}/scores", p.scores)
 	mux.HandleFunc("POST /deep-linking/return", p.deepLinkReturn)
+	mux.HandleFunc("GET /memberships/{context}", p.memberships)
 	mux.HandleFunc("GET /course", p.coursePage)
 	mux.HandleFunc("GET /storage-frame", p.storageFrame)
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
@@ -312,6 +320,7 @@ func (p *Platform) Claims(l Launch, nonce string) map[string]any {
 			"lineitems": p.server.URL + "/lineitems?course=" + url.QueryEscape(l.ContextID),
 			"lineitem":  p.LineItemURL(l.ResourceLinkID)}
 	}
+	p.nrpsClaims(c, l)
 	if l.DeepLinking != nil {
 		p.deepLinkingClaims(c, l)
 	}
