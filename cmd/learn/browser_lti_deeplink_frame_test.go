@@ -52,3 +52,24 @@ func TestBrowserLTIDeepLinkingFramedStorage(t *testing.T) {
 		t.Errorf("console errors: %q", errs)
 	}
 }
+
+// TestBrowserLTIDeepLinkingFramedStorageLost: when the LMS's storage no
+// longer answers at the pick, the picker in the cookieless frame posts
+// nothing and says what to do instead; the LMS takes no response.
+func TestBrowserLTIDeepLinkingFramedStorageLost(t *testing.T) {
+	f := newFramedLTI(t)
+	f.blockFrameCookies(t)
+	l := ltiplatform.Launch{User: ltiplatform.User{Sub: "u-teacher", Name: "Course Teacher", Roles: []string{ltiplatform.Instructor}},
+		ContextID: "course-1", ContextTitle: "Course", Target: f.base + lti.LaunchPath, StorageTarget: ltiplatform.StorageFrame,
+		DeepLinking: &ltiplatform.DeepLinking{AcceptMultiple: true}}
+	f.b.do(t, chromedp.Navigate(f.lms.CourseURL(f.lms.LoginURL(f.base+lti.LoginPath, l))),
+		inFrame(`form[data-lti-bound]`),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('iframe[name="`+ltiplatform.StorageFrame+`"]').remove()`),
+		clickInFrame(`label[for="deep-link-lesson-0"]`),
+		clickInFrame(`[data-testid="deep-link-submit"]`),
+		inFrame(`[data-lti-fallback]:not([hidden]) [data-testid="deep-link-unbound"]`),
+		inFrame(`form[data-lti-bound]`))
+	if returns := f.lms.DeepLinkReturns(); len(returns) != 0 {
+		t.Errorf("the LMS took %+v", returns)
+	}
+}
