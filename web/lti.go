@@ -219,6 +219,10 @@ func (s *Server) ltiLaunch(w http.ResponseWriter, r *http.Request) error {
 	}
 	if l.DeepLinking != nil {
 		clearLTIBrowserCookie(w)
+		if viaStorage {
+			// No cookie keeps the request in this frame.
+			return s.framedDeepLinkPicker(w, r, l, browser)
+		}
 		return s.deepLinkPicker(w, r, *l.DeepLinking)
 	}
 	in := progress.LTILaunch{Issuer: l.Platform.Issuer, Subject: l.Subject, Name: l.Name,
