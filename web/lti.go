@@ -314,11 +314,13 @@ func (s *Server) ltiAddresses(v *LTIRefusedView) {
 }
 
 // ltiRefused draws the page of a refused login or launch and logs the
-// refusal once (never the token).
+// refusal once (never the token); the registered platform the request
+// names may frame the page (lti_refusal_frame.go).
 func (s *Server) ltiRefused(w http.ResponseWriter, r *http.Request, ref *lti.Refusal) error {
 	s.logRefusal(r.Context(), "LTI launch refused", r.URL.Path, ref)
 	v := LTIRefusedView{Page: s.page(r, "Launch refused", ""), Check: ref.Check, Problem: ref.Problem, Fix: ref.Fix}
 	s.ltiAddresses(&v)
+	s.frameRefusal(w, r)
 	status := http.StatusBadRequest
 	if ref == noPublicURL {
 		status = http.StatusNotFound

@@ -22,7 +22,9 @@
 //
 // For Dynamic Registration 1.0 (register.go) the platform serves its
 // OpenID configuration and a registration endpoint that takes a tool's
-// registration with a registration token it issued.
+// registration with a registration token it issued; registerframe.go a
+// page that opens the tool's registration in a frame and takes the tool's
+// close message.
 //
 // For Deep Linking 2.0 (deeplink.go) a launch with DeepLinking set is a
 // deep linking request with its settings claim; the platform's return
@@ -174,6 +176,7 @@ func start(t testing.TB, clientID, deploymentID string, tls bool) *Platform {
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	mux.HandleFunc("GET /.well-known/openid-configuration", p.openIDConfig)
 	mux.HandleFunc("POST /register", p.register)
+	mux.HandleFunc("GET /tool-registration", p.registerToolPage)
 	if tls {
 		p.server = httptest.NewTLSServer(mux)
 	} else {
