@@ -239,7 +239,7 @@ func (t *Tool) DeepLinkResponse(ctx context.Context, req DeepLinking, links []Re
 		return "", fmt.Errorf("lti: deep link response: %w", err)
 	}
 	if !p.HasDeployment(req.DeploymentID) {
-		return "", deploymentRefusal(req.DeploymentID)
+		return "", deploymentRefusal(p, req.DeploymentID)
 	}
 	if err := t.store.UseNonce(ctx, p.Issuer, "deep-link:"+req.ID, req.ExpiresAt.Add(Leeway), now); errors.Is(err, ErrReplayed) {
 		return "", refuse("deep_link_used", "These lessons were sent to the LMS already: a picker answers once.", again, err)

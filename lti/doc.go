@@ -107,5 +107,24 @@
 //
 // Dynamic Registration 1.0 is in register.go.
 //
-// Not yet here (issue 25): the roster service.
+// Rosters (Names and Role Provisioning Services 2.0, roster.go). A
+// launch's namesroleservice claim (Launched.NRPS) names the course's
+// membership container when it offers version 2.0 at an address CheckURL
+// takes. Roster reads it for the core (progress.LMSRosters) with a bearer
+// token of the contextmembership.readonly scope, following Link
+// rel="next" pages on the first page's origin only, each page capped
+// (MaxRosterPageBytes), at most MaxRosterPages pages and MaxRosterMembers
+// members, a 401 fetching a new token once. Members the platform marks
+// Deleted are left out, Inactive ones kept and marked; a member's name is
+// their name, or their given and family names. Every failure is a
+// RosterError a teacher can act on (never a token); the core keeps it as
+// the roster's last problem and the roster read before stays.
+//
+//   - The core reads the roster when a launch names a roster service the
+//     class has not used (the first instructor's launch, typically), with
+//     LTIRosterWait, so a slow LMS slows that launch by at most 5 s and
+//     never refuses it; a teacher reads it again from the class page, once
+//     per LTIRosterUpdateEvery per class (each read costs the LMS).
+//   - Members are matched to learners by issuer and subject (lti_users),
+//     so a member is "started" once their first launch made their learner.
 package lti

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
@@ -160,7 +161,7 @@ func (t *Tool) Login(ctx context.Context, in LoginRequest, browser string) (stri
 		return "", fmt.Errorf("lti: login: %w", err)
 	}
 	if in.DeploymentID != "" && !p.HasDeployment(in.DeploymentID) {
-		return "", deploymentRefusal(in.DeploymentID)
+		return "", deploymentRefusal(p, in.DeploymentID)
 	}
 	if !t.sameOrigin(in.TargetLinkURI) {
 		return "", targetRefusal(t)
@@ -199,9 +200,30 @@ func (t *Tool) Login(ctx context.Context, in LoginRequest, browser string) (stri
 	return auth.String(), nil
 }
 
-func deploymentRefusal(id string) *Refusal {
-	return refuse("deployment_id", fmt.Sprintf("The deployment %q is not registered with learn.", id),
-		"Add the deployment id to learn's registration of the LMS (\"learn lti remove\", then \"learn lti add\" with every --deployment).", nil)
+func deploymentRefusal(p Platform, id string) *Refusal {
+	problem := fmt.Sprintf("The deployment %q is not registered with learn.", id)
+	if len(p.DeploymentIDs) == 0 {
+		problem = fmt.Sprintf("learn's registration of this LMS names no deployment yet; this launch came from deployment %q.", id)
+	}
+	return refuse("deployment_id", problem,
+		fmt.Sprintf("If that deployment is yours, learn's administrator adds it: learn lti add-deployment --issuer %s --client-id %s --deployment %s",
+			shellWord(p.Issuer), shellWord(p.ClientID), shellWord(id)), nil)
+}
+
+// shellWord quotes s for a POSIX shell when it holds anything but safe
+// characters, so that a command shown on a page can be pasted.
+func shellWord(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:@%+=,", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func targetRefusal(t *Tool) *Refusal {
@@ -362,7 +384,7 @@ func (t *Tool) Launch(ctx context.Context, idToken, state, browser string) (Laun
 		return Launched{}, fmt.Errorf("lti: launch: %w", err)
 	}
 	if !p.HasDeployment(c.DeploymentID) {
-		return Launched{}, deploymentRefusal(c.DeploymentID)
+		return Launched{}, deploymentRefusal(p, c.DeploymentID)
 	}
 	if c.MessageType != MessageResourceLink && c.MessageType != MessageDeepLinking {
 		return Launched{}, refuse("message_type", fmt.Sprintf("learn takes resource link launches (%s) and deep linking requests (%s), not %q.",

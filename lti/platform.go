@@ -38,16 +38,30 @@ func isLocal(host string) bool {
 
 // CheckPlatform reports what is wrong with a registration, or nil.
 func CheckPlatform(p Platform) error {
-	if p.ClientID == "" {
-		return fmt.Errorf("give the client id the LMS assigned to learn")
-	}
 	if len(p.DeploymentIDs) == 0 {
 		return fmt.Errorf("give at least one deployment id of the LMS")
 	}
-	for _, d := range p.DeploymentIDs {
+	return checkPlatform(p)
+}
+
+// CheckDeployments reports what is wrong with deployment ids, or nil.
+func CheckDeployments(ids []string) error {
+	for _, d := range ids {
 		if d == "" || len(d) > 255 {
 			return fmt.Errorf("a deployment id must have 1 to 255 characters")
 		}
+	}
+	return nil
+}
+
+// checkPlatform is CheckPlatform but for a registration without
+// deployments yet (a dynamic registration whose LMS named none).
+func checkPlatform(p Platform) error {
+	if p.ClientID == "" {
+		return fmt.Errorf("give the client id the LMS assigned to learn")
+	}
+	if err := CheckDeployments(p.DeploymentIDs); err != nil {
+		return err
 	}
 	for _, u := range []struct{ what, raw string }{
 		{"issuer", p.Issuer}, {"login (authorisation) address", p.AuthURL},

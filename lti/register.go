@@ -205,13 +205,18 @@ func (t *Tool) register(ctx context.Context, cfg PlatformConfig, registrationTok
 			DeploymentID string `json:"deployment_id"`
 		} `json:"https://purl.imsglobal.org/spec/lti-tool-configuration"`
 	}
-	if err := json.Unmarshal(answer, &got); err != nil || got.ClientID == "" || got.Tool.DeploymentID == "" {
-		return Platform{}, refuse("registration", "The LMS's answer to learn's registration names no client id or no deployment id.", fix,
+	if err := json.Unmarshal(answer, &got); err != nil || got.ClientID == "" {
+		return Platform{}, refuse("registration", "The LMS's answer to learn's registration names no client id.", fix,
 			errors.Join(err, fmt.Errorf("lti: register: answer %s", truncateBytes(answer, 300))))
 	}
-	p := Platform{Issuer: cfg.Issuer, ClientID: got.ClientID, AuthURL: cfg.AuthURL, TokenURL: cfg.TokenURL, JWKSURL: cfg.JWKSURL,
-		DeploymentIDs: []string{got.Tool.DeploymentID}, CreatedAt: t.now()}
-	if err := CheckPlatform(p); err != nil {
+	// Some LMSs deploy a registered tool later and name no deployment in
+	// their answer: the platform is kept without one, and its first
+	// launch's refusal gives the command that adds the deployment.
+	p := Platform{Issuer: cfg.Issuer, ClientID: got.ClientID, AuthURL: cfg.AuthURL, TokenURL: cfg.TokenURL, JWKSURL: cfg.JWKSURL, CreatedAt: t.now()}
+	if got.Tool.DeploymentID != "" {
+		p.DeploymentIDs = []string{got.Tool.DeploymentID}
+	}
+	if err := checkPlatform(p); err != nil {
 		return Platform{}, refuse("registration", "The LMS's answer to learn's registration cannot be used: "+err.Error()+".", fix, err)
 	}
 	added, err := t.store.AddPlatform(ctx, p)

@@ -92,6 +92,10 @@ type Store interface {
 	FindPlatform(ctx context.Context, issuer, clientID string) (Platform, error)
 	// FindPlatformByID returns the platform; errors wrap ErrNotFound.
 	FindPlatformByID(ctx context.Context, id int64) (Platform, error)
+	// AddDeployments adds deployment ids to the registration of issuer
+	// and client id (those it has already are kept once) and returns it;
+	// errors wrap ErrNotFound.
+	AddDeployments(ctx context.Context, issuer, clientID string, ids []string) (Platform, error)
 	// RemovePlatform deletes the registration of issuer and client id with
 	// its deployments and pending states; errors wrap ErrNotFound.
 	RemovePlatform(ctx context.Context, issuer, clientID string) error

@@ -110,6 +110,30 @@ func (s *DB) FindPlatformByID(ctx context.Context, id int64) (lti.Platform, erro
 	return ps[0], s.deployments(ctx, ps)
 }
 
+// AddDeployments adds deployment ids to a registration, in one
+// transaction; ids it has already are kept once.
+func (s *DB) AddDeployments(ctx context.Context, issuer, clientID string, ids []string) (lti.Platform, error) {
+	var id int64
+	err := s.inTx(ctx, func(tx q) error {
+		if err := tx.row(ctx, "SELECT id FROM lti_platforms WHERE issuer = ? AND client_id = ?", issuer, clientID).Scan(&id); err != nil {
+			return err
+		}
+		for _, d := range ids {
+			if _, err := tx.exec(ctx, "INSERT INTO lti_deployments (platform_id, deployment_id) VALUES (?, ?) ON CONFLICT DO NOTHING", id, d); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, ErrNotFound) {
+		return lti.Platform{}, fmt.Errorf("storage: add LTI deployments to %q (client %q): %w", issuer, clientID, lti.ErrNotFound)
+	}
+	if err != nil {
+		return lti.Platform{}, fmt.Errorf("storage: add LTI deployments to %q (client %q): %w", issuer, clientID, err)
+	}
+	return s.FindPlatformByID(ctx, id)
+}
+
 // RemovePlatform deletes a registration; its deployments and states go
 // with it (ON DELETE CASCADE).
 func (s *DB) RemovePlatform(ctx context.Context, issuer, clientID string) error {

@@ -3,12 +3,14 @@ package storage
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"learn/lti"
+	"learn/progress"
 )
 
 // TestLTISQLite runs the tests of lti.Store on a SQLite file (TestPostgres
@@ -152,6 +154,86 @@ func testLTI(t *testing.T, open func(t *testing.T) *DB) {
 		// by its exp anyway).
 		if err := s.UseNonce(ctx, "iss", "n", now.Add(3*time.Minute), now.Add(2*time.Minute)); err != nil {
 			t.Errorf("after expiry: %v", err)
+		}
+	})
+
+	t.Run("Rosters", func(t *testing.T) {
+		s := open(t)
+		p, err := s.AddPlatform(ctx, platform)
+		if err != nil {
+			t.Fatal(err)
+		}
+		teacher, err := s.CreateTeacher(ctx, progress.Teacher{Email: "t@roster.invalid", Name: "T", PasswordHash: "x", CreatedAt: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		class, err := s.CreateClass(ctx, progress.Class{TeacherID: teacher.ID, Name: "LMS course", TimeZone: "UTC", CreatedAt: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.FindLTIRoster(ctx, class.ID); !errors.Is(err, progress.ErrNotFound) {
+			t.Errorf("FindLTIRoster before any fetch: %v, want ErrNotFound", err)
+		}
+		// A first fetch that failed: its problem, no members, never fetched.
+		failed := progress.LTIRosterFetch{ClassID: class.ID, PlatformID: p.ID, MembershipsURL: "https://lms.example/m", At: now, Problem: "down"}
+		if err := s.SaveLTIRosterFetch(ctx, failed); err != nil {
+			t.Fatal(err)
+		}
+		if r, err := s.FindLTIRoster(ctx, class.ID); err != nil || r.Problem != "down" || !r.FetchedAt.IsZero() || !r.TriedAt.Equal(now) || r.PlatformID != p.ID {
+			t.Errorf("after a failed fetch: %+v, %v", r, err)
+		}
+		// 250 members (three batches), one of them a learner who launched.
+		if _, err := s.EnsureLearner(ctx, "l-7", now); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CreateLTIUser(ctx, progress.LTIUser{Issuer: platform.Issuer, Subject: "u007", LearnerID: "l-7", CreatedAt: now}); err != nil {
+			t.Fatal(err)
+		}
+		var members []progress.LTIRosterMember
+		for i := range 250 {
+			members = append(members, progress.LTIRosterMember{Issuer: platform.Issuer, Subject: fmt.Sprintf("u%03d", i), Name: fmt.Sprintf("Member %03d", i),
+				Learner: i > 0, Instructor: i == 0, Active: i%50 != 1})
+		}
+		worked := failed
+		worked.At, worked.Problem, worked.Members = now.Add(time.Minute), "", members
+		if err := s.SaveLTIRosterFetch(ctx, worked); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.LTIRosterMembers(ctx, class.ID)
+		if err != nil || len(got) != 250 {
+			t.Fatalf("LTIRosterMembers = %d members, %v; want 250", len(got), err)
+		}
+		for i, m := range got {
+			want := members[i]
+			if i == 7 {
+				want.LearnerID = "l-7"
+			}
+			if m != want {
+				t.Errorf("member %d = %+v, want %+v", i, m, want)
+			}
+		}
+		// A later failure keeps the members and the time it last worked.
+		failed.At = now.Add(2 * time.Minute)
+		if err := s.SaveLTIRosterFetch(ctx, failed); err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.FindLTIRoster(ctx, class.ID)
+		if err != nil || r.Problem != "down" || !r.FetchedAt.Equal(now.Add(time.Minute)) || !r.TriedAt.Equal(now.Add(2*time.Minute)) {
+			t.Errorf("after a later failure: %+v, %v", r, err)
+		}
+		if got, _ := s.LTIRosterMembers(ctx, class.ID); len(got) != 250 {
+			t.Errorf("a failed fetch changed the members: %d", len(got))
+		}
+		// A fetch that works replaces them all.
+		worked.At, worked.Members = now.Add(3*time.Minute), members[:1]
+		if err := s.SaveLTIRosterFetch(ctx, worked); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := s.LTIRosterMembers(ctx, class.ID); len(got) != 1 || got[0].Subject != "u000" {
+			t.Errorf("after a fetch of one member: %+v", got)
+		}
+		if r, err := s.FindLTIRoster(ctx, class.ID); err != nil || r.Problem != "" || !r.FetchedAt.Equal(now.Add(3*time.Minute)) {
+			t.Errorf("after it worked again: %+v, %v", r, err)
 		}
 	})
 

@@ -60,6 +60,9 @@ type DashboardView struct {
 	// Grades are the scores learn sends to the LMS's gradebook, per
 	// learner and lesson (none for a class that is no LMS course's).
 	Grades []GradeView
+	// LMSRoster is the class's roster from its LMS, nil for a class
+	// without one.
+	LMSRoster *LMSRosterView
 }
 
 // GradeView is one learner's score for one lesson's LMS line item and
@@ -214,6 +217,7 @@ func (s *Server) renderDashboard(w http.ResponseWriter, r *http.Request, status 
 		return err
 	}
 	v := dashboardView(d, r.URL.Query().Get("stuck") == "all")
+	v.LMSRoster = lmsRosterView(d.LMSRoster, d.Zone, d.Now)
 	if v.Questions, err = s.classQuestions(r, id); err != nil {
 		return err
 	}
@@ -240,6 +244,10 @@ func (s *Server) renderDashboard(w http.ResponseWriter, r *http.Request, status 
 		}
 	case "teacher-removed":
 		v.Done = "The co-teacher no longer sees this class. Nothing in the class changed."
+	case "lms-roster":
+		if v.LMSRoster != nil && v.LMSRoster.Problem == "" {
+			v.Done = "The roster was read from the LMS again: " + Plural(len(v.LMSRoster.Learners), "learner", "learners") + " in the course."
+		}
 	}
 	v.Error = problem
 	v.Refresh = dashboardRefresh

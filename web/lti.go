@@ -219,6 +219,10 @@ func (s *Server) ltiLaunch(w http.ResponseWriter, r *http.Request) error {
 	}
 	if l.DeepLinking != nil {
 		clearLTIBrowserCookie(w)
+		if viaStorage {
+			// No cookie keeps the request in this frame.
+			return s.framedDeepLinkPicker(w, r, l, browser)
+		}
 		return s.deepLinkPicker(w, r, *l.DeepLinking)
 	}
 	in := progress.LTILaunch{Issuer: l.Platform.Issuer, Subject: l.Subject, Name: l.Name,
@@ -228,6 +232,7 @@ func (s *Server) ltiLaunch(w http.ResponseWriter, r *http.Request) error {
 	if l.AGS.CanScore() {
 		in.LineItem = l.AGS.LineItem
 	}
+	in.MembershipsURL = l.NRPS.MembershipsURL
 	done, err := s.app.LaunchLTI(r.Context(), in)
 	if pe, ok := errors.AsType[*progress.Error](err); ok && pe.Kind != progress.Internal {
 		return s.ltiRefused(w, r, &lti.Refusal{Check: "roles", Problem: pe.Message,
@@ -309,11 +314,13 @@ func (s *Server) ltiAddresses(v *LTIRefusedView) {
 }
 
 // ltiRefused draws the page of a refused login or launch and logs the
-// refusal once (never the token).
+// refusal once (never the token); the registered platform the request
+// names may frame the page (lti_refusal_frame.go).
 func (s *Server) ltiRefused(w http.ResponseWriter, r *http.Request, ref *lti.Refusal) error {
 	s.logRefusal(r.Context(), "LTI launch refused", r.URL.Path, ref)
 	v := LTIRefusedView{Page: s.page(r, "Launch refused", ""), Check: ref.Check, Problem: ref.Problem, Fix: ref.Fix}
 	s.ltiAddresses(&v)
+	s.frameRefusal(w, r)
 	status := http.StatusBadRequest
 	if ref == noPublicURL {
 		status = http.StatusNotFound

@@ -13,7 +13,9 @@ package web
 // The request's id is spent in the database when it is answered
 // (lti.Tool.DeepLinkResponse), so a replayed picker post fails on every
 // server. The picker's own form is a same-origin post, under the
-// cross-origin protection of every other form.
+// cross-origin protection of every other form. In a frame that keeps no
+// cookie at all, the request travels in the picker's form instead, bound
+// to a value of the platform's storage (lti_deeplink_frame.go).
 
 import (
 	"crypto/subtle"
@@ -108,19 +110,34 @@ func (s *Server) ltiDeepLink(w http.ResponseWriter, r *http.Request) error {
 	if err := r.ParseForm(); err != nil {
 		return &Error{Status: http.StatusBadRequest, Message: "The picker's form could not be read.", Err: err}
 	}
-	c, err := r.Cookie(deepLinkCookie)
-	if err != nil {
-		return s.ltiRefused(w, r, deepLinkLost)
-	}
 	var req lti.DeepLinking
-	ok := s.dlSeal.open(c.Value, &req) && req.ID != ""
-	if !ok || subtle.ConstantTimeCompare([]byte(req.ID), []byte(r.PostForm.Get("request"))) != 1 {
-		return s.ltiRefused(w, r, deepLinkLost)
+	// frame is the request of a picker in a frame that keeps no cookie,
+	// carried by its form (lti_deeplink_frame.go); nil for the cookie's.
+	var frame *framedDeepLink
+	if r.PostForm.Get(deepLinkSealedField) != "" {
+		f, framed, ref := s.openFramedDeepLink(w, r)
+		if r = framed; ref != nil {
+			return s.ltiRefused(w, r, ref)
+		}
+		req, frame = f.Request, &f
+	} else {
+		c, err := r.Cookie(deepLinkCookie)
+		if err != nil {
+			return s.ltiRefused(w, r, deepLinkLost)
+		}
+		ok := s.dlSeal.open(c.Value, &req) && req.ID != ""
+		if !ok || subtle.ConstantTimeCompare([]byte(req.ID), []byte(r.PostForm.Get("request"))) != 1 {
+			return s.ltiRefused(w, r, deepLinkLost)
+		}
 	}
 	chosen := r.PostForm[deepLinkField]
 	links, problem := s.deepLinks(req, chosen)
 	if problem != "" {
-		return renderStatus(w, r, http.StatusBadRequest, ltiDeepLinkPage(s.deepLinkView(r, req, chosen, problem)))
+		v := s.deepLinkView(r, req, chosen, problem)
+		if frame != nil {
+			v = s.framedDeepLinkView(r, *frame, r.PostForm.Get(deepLinkSealedField), chosen, problem)
+		}
+		return renderStatus(w, r, http.StatusBadRequest, ltiDeepLinkPage(v))
 	}
 	origin, err := req.ReturnOrigin()
 	if err != nil {
@@ -131,13 +148,17 @@ func (s *Server) ltiDeepLink(w http.ResponseWriter, r *http.Request) error {
 	}
 	signed, err := s.lti.DeepLinkResponse(r.Context(), req, links)
 	if ref, ok := errors.AsType[*lti.Refusal](err); ok {
-		setDeepLinkCookie(w, "", -1)
+		if frame == nil {
+			setDeepLinkCookie(w, "", -1)
+		}
 		return s.ltiRefused(w, r, ref)
 	}
 	if err != nil {
 		return err
 	}
-	setDeepLinkCookie(w, "", -1)
+	if frame == nil {
+		setDeepLinkCookie(w, "", -1)
+	}
 	// This page alone may post to the LMS: its form carries the response.
 	w.Header().Set("Content-Security-Policy", strings.Replace(w.Header().Get("Content-Security-Policy"), "form-action 'self'", "form-action 'self' "+origin, 1))
 	w.Header().Set("Cache-Control", "no-store")

@@ -23,7 +23,9 @@ package web
 // the page offers one button that opens the same login initiation in a
 // new tab, where cookies work. A launch finished through the storage has
 // no cookie to sign the browser in, so it answers one button that
-// continues in a new tab with a sealed, single-use code (continueLTI).
+// continues in a new tab with a sealed, single-use code (continueLTI); a
+// deep linking request finished so draws its picker in the frame, bound
+// to the storage's value instead of a cookie (lti_deeplink_frame.go).
 
 import (
 	"context"

@@ -71,7 +71,11 @@ func newLTIServer(t *testing.T, st *store.Store, lms *ltiplatform.Platform, publ
 	if err != nil {
 		t.Fatal(err)
 	}
-	app, err := progress.New(progress.Config{Course: course, Store: st, LTI: st})
+	rosters, err := lti.NewRoster(lti.RosterConfig{Store: st, Client: lms.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, err := progress.New(progress.Config{Course: course, Store: st, LTI: st, Rosters: rosters})
 	if err != nil {
 		t.Fatal(err)
 	}

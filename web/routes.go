@@ -63,6 +63,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("POST /classes/{id}/delete", s.handle(s.classDelete))
 	mux.Handle("POST /classes/{id}/teachers", s.handle(s.coTeacherAdd))
 	mux.Handle("POST /classes/{id}/teachers/{teacher}/remove", s.handle(s.coTeacherRemove))
+	mux.Handle("POST /classes/{id}/lms-roster", s.handle(s.classLMSRoster))
 	mux.Handle("GET /classes/{id}/export.csv", s.handle(s.classExport))
 	mux.Handle("GET /classes/{id}/learners/{learner}", s.handle(s.classLearner))
 	mux.Handle("POST /classes/{id}/learners/{learner}/secret", s.handle(s.learnerSecret))

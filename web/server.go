@@ -125,8 +125,9 @@ type Server struct {
 	lti   LTI
 	// dlSeal keeps deep linking requests in the browser (lti_deeplink.go);
 	// continueSeal the codes that continue a framed launch in a new tab
-	// (lti_frame.go).
-	dlSeal, continueSeal *sealer
+	// (lti_frame.go); dlFrameSeal the requests of pickers in frames that
+	// keep no cookie (lti_deeplink_frame.go).
+	dlSeal, continueSeal, dlFrameSeal *sealer
 	// linkSeal seals a proven link while the learner confirms it
 	// (lti_link.go).
 	linkSeal *sealer
@@ -175,6 +176,9 @@ func New(cfg Config) (*Server, error) {
 	s.guide = g
 	keys := append([][]byte{cfg.CookieKey}, cfg.OldCookieKeys...)
 	if s.dlSeal, err = newDeepLinkSeal(keys); err != nil {
+		return nil, err
+	}
+	if s.dlFrameSeal, err = newDeepLinkFrameSeal(keys); err != nil {
 		return nil, err
 	}
 	if s.continueSeal, err = newSealer(keys, "learn: LTI continue in a new tab", "learn_lti_continue"); err != nil {

@@ -324,6 +324,18 @@ type DeepLinkView struct {
 	Lessons         []DeepLinkChoice
 	// Problem says why the last post was not taken ("" for none).
 	Problem string
+	// Frame, for a picker in a frame that keeps no cookie, carries its
+	// sealed request and where its script gets the browser's proof; nil
+	// for a picker whose request waits in its cookie.
+	Frame *DeepLinkFrame
+}
+
+// DeepLinkFrame is what a picker in a cookieless frame posts besides the
+// choices: Sealed, the request sealed and bound to a browser value that
+// the platform's client-side storage keeps under Key, which the page
+// script asks for (from the frame Target, at the platform's Origin).
+type DeepLinkFrame struct {
+	Sealed, Target, Origin, Key string
 }
 
 // DeepLinkChoice is one choice of the picker: its form value and its

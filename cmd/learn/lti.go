@@ -30,7 +30,9 @@ address serves once, within --expires.
 By hand: in the LMS, register learn as a tool with the addresses "learn
 serve --public-url" prints (login initiation /lti/login, redirect (launch)
 /lti/launch, public key set /lti/jwks), then "learn lti add" what the LMS
-shows.
+shows. An LMS that names no deployment when it registers (or a new
+deployment of a registered LMS) is added with "learn lti add-deployment":
+the refused launch's page shows the command.
 
 Usage:
   learn lti invite --public-url URL [--expires DURATION] [--db FILE]
@@ -38,6 +40,7 @@ Usage:
   learn lti revoke-invite --id N [--db FILE]
   learn lti add --issuer URL --client-id ID --deployment ID [--deployment ID…]
         --login URL --token URL --jwks URL [--db FILE]
+  learn lti add-deployment --issuer URL --client-id ID --deployment ID [--deployment ID…] [--db FILE]
   learn lti list [--db FILE]
   learn lti remove --issuer URL --client-id ID [--db FILE]
 
@@ -82,8 +85,8 @@ func runLTI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	pos := fs.Args()
-	if len(pos) != 1 || !slices.Contains([]string{"add", "list", "remove", "invite", "invites", "revoke-invite"}, pos[0]) {
-		fmt.Fprintln(stderr, "learn lti: give one action: invite, invites, revoke-invite, add, list or remove")
+	if len(pos) != 1 || !slices.Contains([]string{"add", "add-deployment", "list", "remove", "invite", "invites", "revoke-invite"}, pos[0]) {
+		fmt.Fprintln(stderr, "learn lti: give one action: invite, invites, revoke-invite, add, add-deployment, list or remove")
 		return errUsage
 	}
 	if strings.Contains(pos[0], "invite") {
@@ -94,6 +97,15 @@ func runLTI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	case "add":
 		if err := lti.CheckPlatform(p); err != nil {
 			fmt.Fprintf(stderr, "learn lti add: %v\n", err)
+			return errUsage
+		}
+	case "add-deployment":
+		if p.Issuer == "" || p.ClientID == "" || len(p.DeploymentIDs) == 0 {
+			fmt.Fprintln(stderr, "learn lti add-deployment: give the --issuer and --client-id of the registration (see \"learn lti list\") and one --deployment or more")
+			return errUsage
+		}
+		if err := lti.CheckDeployments(p.DeploymentIDs); err != nil {
+			fmt.Fprintf(stderr, "learn lti add-deployment: %v\n", err)
 			return errUsage
 		}
 	case "remove":
@@ -118,6 +130,15 @@ func runLTI(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 		fmt.Fprintf(stdout, "registered %s (client id %s, deployments %s)\n", added.Issuer, added.ClientID, strings.Join(added.DeploymentIDs, ", "))
+	case "add-deployment":
+		got, err := st.AddDeployments(ctx, p.Issuer, p.ClientID, p.DeploymentIDs)
+		if errors.Is(err, lti.ErrNotFound) {
+			return fmt.Errorf("no platform %s with client id %s is registered (see \"learn lti list\")", p.Issuer, p.ClientID)
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s (client id %s) may launch from deployments %s\n", got.Issuer, got.ClientID, strings.Join(got.DeploymentIDs, ", "))
 	case "list":
 		ps, err := st.Platforms(ctx)
 		if err != nil {
@@ -278,6 +299,19 @@ func ltiTool(ctx context.Context, cfg serveConfig, st database, grace time.Durat
 	log.Info("LTI launches on", "login", public.JoinPath(lti.LoginPath).String(), "launch", tool.RedirectURI(),
 		"jwks", public.JoinPath(lti.JWKSPath).String())
 	return tool, nil
+}
+
+// ltiRosters returns what reads LMS courses' rosters (Names and Role
+// Provisioning) when the server takes launches, nil when it does not.
+func ltiRosters(cfg serveConfig, st database) (progress.LMSRosters, error) {
+	if cfg.publicURL == "" {
+		return nil, nil
+	}
+	r, err := lti.NewRoster(lti.RosterConfig{Store: st})
+	if err != nil {
+		return nil, fmt.Errorf("lti rosters: %w", err)
+	}
+	return r, nil
 }
 
 // startScoreSender sends the outbox's scores to the LMSs' gradebooks

@@ -60,6 +60,16 @@ func testLTICommand(t *testing.T, db string) {
 	if out, _, err := runL("list"); err != nil || !strings.Contains(out, "https://lms.example/jwks") || !strings.Contains(out, "d1,d2") || !strings.Contains(out, "c2") {
 		t.Errorf("lti list = %q, %v", out, err)
 	}
+	if out, _, err := runL("add-deployment", "--issuer", "https://lms.example", "--client-id", "c1", "--deployment", "d3", "--deployment", "d1"); err != nil ||
+		!strings.Contains(out, "may launch from deployments d1, d2, d3") {
+		t.Errorf("lti add-deployment = %q, %v", out, err)
+	}
+	if _, _, err := runL("add-deployment", "--issuer", "https://lms.example", "--client-id", "nobody", "--deployment", "d4"); err == nil || !strings.Contains(err.Error(), "no platform") {
+		t.Errorf("add-deployment to an unregistered client id: %v", err)
+	}
+	if _, errOut, err := runL("add-deployment", "--issuer", "https://lms.example", "--client-id", "c1"); !errors.Is(err, errUsage) || !strings.Contains(errOut, "one --deployment or more") {
+		t.Errorf("add-deployment without a deployment: %v, %q", err, errOut)
+	}
 	if out, _, err := runL("remove", "--issuer", "https://lms.example", "--client-id", "c1"); err != nil || !strings.Contains(out, "removed") {
 		t.Errorf("lti remove = %q, %v", out, err)
 	}

@@ -209,7 +209,11 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, listening cha
 		collector.SandboxStats(box.Stats)
 		grader, appStore, observer = collector.Runner(grader), collector.Store(st), collector
 	}
-	app, err := progress.New(progress.Config{Course: course, Store: appStore, Grader: grader, Invalidator: invalidator, Limiter: rateLimiter(cfg.db, st), LTI: st,
+	rosters, err := ltiRosters(cfg, st)
+	if err != nil {
+		return err
+	}
+	app, err := progress.New(progress.Config{Course: course, Store: appStore, Grader: grader, Invalidator: invalidator, Limiter: rateLimiter(cfg.db, st), LTI: st, Rosters: rosters,
 		Limits: progress.Limits{RunsPerMinute: cfg.runsPerMinute, RunBurst: cfg.runBurst, RunsPerMinutePerAddress: offIfZero(cfg.runsPerAddress),
 			AnswersPerMinute: cfg.postsPerMinute, AnswersPerMinutePerAddress: offIfZero(cfg.postsPerAddress)}})
 	if err != nil {

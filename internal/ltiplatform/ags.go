@@ -200,7 +200,7 @@ func (p *Platform) token(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for _, s := range scopes {
-		if s != ScopeScore && s != ScopeLineItem && s != ScopeResultReadOnly {
+		if s != ScopeScore && s != ScopeLineItem && s != ScopeResultReadOnly && s != ScopeContextMembership {
 			p.oauthError(w, http.StatusBadRequest, "invalid_scope", "unknown scope "+s)
 			return
 		}

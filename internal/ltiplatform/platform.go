@@ -22,13 +22,21 @@
 //
 // For Dynamic Registration 1.0 (register.go) the platform serves its
 // OpenID configuration and a registration endpoint that takes a tool's
-// registration with a registration token it issued.
+// registration with a registration token it issued; registerframe.go a
+// page that opens the tool's registration in a frame and takes the tool's
+// close message.
 //
 // For Deep Linking 2.0 (deeplink.go) a launch with DeepLinking set is a
 // deep linking request with its settings claim; the platform's return
 // endpoint at /deep-linking/return takes the tool's response, verifies it
 // against the tool's key set (as for client assertions) and records its
 // content items (DeepLinkReturns).
+//
+// For Names and Role Provisioning Services 2.0 (nrps.go), once
+// OfferRosters is called, every launch from a course names its membership
+// container at /memberships/{context}, which serves the members a test
+// set (SetRoster) in pages linked by rel="next", to the tokens of the
+// membership scope, and can be told to answer 503.
 package ltiplatform
 
 import (
@@ -130,9 +138,10 @@ type Platform struct {
 	// Fetches counts the requests of the key set.
 	fetches int
 
-	ags agsState
-	dl  dlState
-	reg regState
+	ags  agsState
+	dl   dlState
+	reg  regState
+	nrps nrpsState
 }
 
 // Start runs a platform over TLS until t ends.
@@ -161,11 +170,13 @@ func start(t testing.TB, clientID, deploymentID string, tls bool) *Platform {
 	mux.HandleFunc("POST /token", p.token)
 	mux.HandleFunc("POST /lineitems/{id}/scores", p.scores)
 	mux.HandleFunc("POST /deep-linking/return", p.deepLinkReturn)
+	mux.HandleFunc("GET /memberships/{context}", p.memberships)
 	mux.HandleFunc("GET /course", p.coursePage)
 	mux.HandleFunc("GET /storage-frame", p.storageFrame)
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	mux.HandleFunc("GET /.well-known/openid-configuration", p.openIDConfig)
 	mux.HandleFunc("POST /register", p.register)
+	mux.HandleFunc("GET /tool-registration", p.registerToolPage)
 	if tls {
 		p.server = httptest.NewTLSServer(mux)
 	} else {
@@ -312,6 +323,7 @@ func (p *Platform) Claims(l Launch, nonce string) map[string]any {
 			"lineitems": p.server.URL + "/lineitems?course=" + url.QueryEscape(l.ContextID),
 			"lineitem":  p.LineItemURL(l.ResourceLinkID)}
 	}
+	p.nrpsClaims(c, l)
 	if l.DeepLinking != nil {
 		p.deepLinkingClaims(c, l)
 	}

@@ -51,6 +51,18 @@ type regState struct {
 	change        func(map[string]any)
 	registrations []Registration
 	refused       []string
+	// noDeployment leaves deployment_id out of the answer.
+	noDeployment bool
+}
+
+// AnswerWithoutDeployment makes the registration endpoint answer without
+// a deployment_id, as an LMS that deploys a registered tool later does
+// (the answer's deployment_id is optional, section 3.6); the platform's
+// launches still come from the deployment it made.
+func (p *Platform) AnswerWithoutDeployment() {
+	p.mu.Lock()
+	p.reg.noDeployment = true
+	p.mu.Unlock()
 }
 
 // ConfigURL is the address of the platform's OpenID configuration.
@@ -166,6 +178,7 @@ func (p *Platform) register(w http.ResponseWriter, r *http.Request) {
 	delete(p.reg.tokens, token)
 	p.ClientID, p.DeploymentID = clientID, deploymentID
 	p.reg.registrations = append(p.reg.registrations, Registration{Request: req, ClientID: clientID, DeploymentID: deploymentID})
+	noDeployment := p.reg.noDeployment
 	p.mu.Unlock()
 	answer := map[string]any{}
 	for k, v := range req {
@@ -176,6 +189,9 @@ func (p *Platform) register(w http.ResponseWriter, r *http.Request) {
 	toolAnswer := map[string]any{"deployment_id": deploymentID}
 	for k, v := range tool {
 		toolAnswer[k] = v
+	}
+	if noDeployment {
+		delete(toolAnswer, "deployment_id")
 	}
 	answer[toolConfigClaim] = toolAnswer
 	w.Header().Set("Content-Type", "application/json")

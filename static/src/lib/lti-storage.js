@@ -8,6 +8,35 @@
 const section = document.querySelector("[data-lti-storage]");
 if (section) run(section).catch(() => showFallback(section));
 
+// The deep linking picker in such a frame (web/lti_deeplink_frame.go):
+// its request is bound to the browser value the login put in the
+// platform's storage, which the post must carry; it is got back when the
+// form is submitted, never written into the page.
+const picker = document.querySelector("form[data-lti-bound]");
+if (picker) picker.addEventListener("submit", submitBound);
+
+async function submitBound(event) {
+  const form = event.currentTarget;
+  event.preventDefault();
+  if (form.dataset.ltiPending) return;
+  form.dataset.ltiPending = "1";
+  const button = form.querySelector('button[type="submit"]');
+  if (button) button.setAttribute("aria-busy", "true");
+  try {
+    const { ltiTarget: target, ltiOrigin: origin, ltiKey: key } = form.dataset;
+    const platform = window.opener || window.parent;
+    if (!origin || !key || !platform || platform === window) throw new Error("no platform window");
+    const answer = await ask(platform, origin, target, "lti.get_data", { key });
+    if (typeof answer.value !== "string" || answer.value === "") throw new Error("no value kept");
+    form.elements.learn_browser.value = answer.value;
+    form.submit();
+  } catch {
+    delete form.dataset.ltiPending;
+    if (button) button.removeAttribute("aria-busy");
+    showFallback(form.closest("section") || document);
+  }
+}
+
 async function run(el) {
   const { ltiStorage: mode, ltiTarget: target, ltiOrigin: origin, ltiKey: key } = el.dataset;
   if (!origin || !key) throw new Error("incomplete storage page");

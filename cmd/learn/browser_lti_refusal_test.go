@@ -1,0 +1,49 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"learn/internal/ltiplatform"
+	"learn/lti"
+)
+
+// TestBrowserLTIRefusalFramed: a launch refused inside the LMS's course
+// page, in a browser that never launched learn before (so without
+// learn's frame cookie), shows its refusal page in the frame, naming the
+// failed check, rather than a frame the browser blocked.
+func TestBrowserLTIRefusalFramed(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "learn.db")
+	lms := ltiplatform.StartPlain(t, "learn-client", "deployment-1")
+	var out, errOut bytes.Buffer
+	if err := runLTI(context.Background(), []string{"add", "--db", db, "--issuer", lms.Issuer(), "--client-id", lms.ClientID,
+		"--deployment", lms.DeploymentID, "--login", lms.AuthURL(), "--token", lms.TokenURL(), "--jwks", lms.JWKSURL()}, &out, &errOut); err != nil {
+		t.Fatalf("lti add: %v\n%s", err, errOut.String())
+	}
+	addr := freeAddr(t)
+	base := "http://localhost:" + addr[strings.LastIndex(addr, ":")+1:]
+	startServerWith(t, db, func(cfg *serveConfig) { cfg.addr, cfg.publicURL = addr, base })
+	b := newBrowser(t, chromedp.Flag("disable-site-isolation-trials", true),
+		chromedp.Flag("disable-features", "IsolateOrigins,site-per-process"))
+	l := ltiplatform.Launch{User: ltiplatform.User{Sub: "u-teacher", Name: "Course Teacher", Roles: []string{ltiplatform.Instructor}},
+		ContextID: "course-1", ContextTitle: "Course", ResourceLinkID: "link-1", Target: base + "/lessons/" + ltiLessonSlug,
+		Claims: map[string]any{"https://purl.imsglobal.org/spec/lti/claim/deployment_id": "deployment-2"}}
+	b.do(t, chromedp.Navigate(lms.CourseURL(lms.LoginURL(base+lti.LoginPath, l))), inFrame(`[data-testid="lti-check"]`))
+	var check string
+	b.do(t, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		nodes, err := chromedp.Nodes(chromedp.CSS(`iframe#tool`))(ctx, tg)
+		if err != nil {
+			return err
+		}
+		check, err = chromedp.Text(chromedp.CSS(`[data-testid="lti-check"]`), chromedp.FromNode(nodes[0]))(ctx, tg)
+		return err
+	}))
+	if check != "deployment_id" {
+		t.Errorf("the framed refusal names the check %q, want deployment_id", check)
+	}
+}
