@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -31,15 +30,8 @@ type framedLTI struct {
 func newFramedLTI(t *testing.T) *framedLTI {
 	t.Helper()
 	db := filepath.Join(t.TempDir(), "learn.db")
-	lms := ltiplatform.StartPlain(t, "learn-client", "deployment-1")
-	var out, errOut bytes.Buffer
-	if err := runLTI(context.Background(), []string{"add", "--db", db, "--issuer", lms.Issuer(), "--client-id", lms.ClientID,
-		"--deployment", lms.DeploymentID, "--login", lms.AuthURL(), "--token", lms.TokenURL(), "--jwks", lms.JWKSURL()}, &out, &errOut); err != nil {
-		t.Fatalf("lti add: %v\n%s", err, errOut.String())
-	}
-	addr := freeAddr(t)
-	base := "http://localhost:" + addr[strings.LastIndex(addr, ":")+1:]
-	startServerWith(t, db, func(cfg *serveConfig) { cfg.addr, cfg.publicURL = addr, base })
+	lms := plainLMS(t, db)
+	base := serveOnLocalhost(t, db)
 	// One renderer for the LMS's page and learn's frame, so that the
 	// test's interception (blockFrameCookies) sees the frame's requests.
 	b := newBrowser(t, chromedp.Flag("disable-site-isolation-trials", true),

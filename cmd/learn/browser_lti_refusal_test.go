@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -19,15 +17,8 @@ import (
 // failed check, rather than a frame the browser blocked.
 func TestBrowserLTIRefusalFramed(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "learn.db")
-	lms := ltiplatform.StartPlain(t, "learn-client", "deployment-1")
-	var out, errOut bytes.Buffer
-	if err := runLTI(context.Background(), []string{"add", "--db", db, "--issuer", lms.Issuer(), "--client-id", lms.ClientID,
-		"--deployment", lms.DeploymentID, "--login", lms.AuthURL(), "--token", lms.TokenURL(), "--jwks", lms.JWKSURL()}, &out, &errOut); err != nil {
-		t.Fatalf("lti add: %v\n%s", err, errOut.String())
-	}
-	addr := freeAddr(t)
-	base := "http://localhost:" + addr[strings.LastIndex(addr, ":")+1:]
-	startServerWith(t, db, func(cfg *serveConfig) { cfg.addr, cfg.publicURL = addr, base })
+	lms := plainLMS(t, db)
+	base := serveOnLocalhost(t, db)
 	b := newBrowser(t, chromedp.Flag("disable-site-isolation-trials", true),
 		chromedp.Flag("disable-features", "IsolateOrigins,site-per-process"))
 	l := ltiplatform.Launch{User: ltiplatform.User{Sub: "u-teacher", Name: "Course Teacher", Roles: []string{ltiplatform.Instructor}},

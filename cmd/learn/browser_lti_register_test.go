@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -54,9 +53,7 @@ func registrationClosed(got *[]closeMessage) chromedp.Action[chromedp.Void] {
 func TestBrowserLTIRegister(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "learn.db")
 	lms := ltiplatform.StartPlain(t, "unused-client", "unused-deployment")
-	addr := freeAddr(t)
-	base := "http://localhost:" + addr[strings.LastIndex(addr, ":")+1:]
-	startServerWith(t, db, func(cfg *serveConfig) { cfg.addr, cfg.publicURL = addr, base })
+	base := serveOnLocalhost(t, db)
 	var out, errOut bytes.Buffer
 	if err := runLTI(context.Background(), []string{"invite", "--db", db, "--public-url", base}, &out, &errOut); err != nil {
 		t.Fatalf("lti invite: %v\n%s", err, errOut.String())

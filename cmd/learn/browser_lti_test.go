@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -25,16 +22,8 @@ func TestBrowserLTIDeepLinking(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := filepath.Join(t.TempDir(), "learn.db")
-	lms := ltiplatform.StartPlain(t, "learn-client", "deployment-1")
-	var out, errOut bytes.Buffer
-	if err := runLTI(context.Background(), []string{"add", "--db", db, "--issuer", lms.Issuer(), "--client-id", lms.ClientID,
-		"--deployment", lms.DeploymentID, "--login", lms.AuthURL(), "--token", lms.TokenURL(), "--jwks", lms.JWKSURL()}, &out, &errOut); err != nil {
-		t.Fatalf("lti add: %v\n%s", err, errOut.String())
-	}
-	addr := freeAddr(t)
-	// localhost, where Chromium keeps Secure cookies over http.
-	base := "http://localhost:" + addr[strings.LastIndex(addr, ":")+1:]
-	startServerWith(t, db, func(cfg *serveConfig) { cfg.addr, cfg.publicURL = addr, base })
+	lms := plainLMS(t, db)
+	base := serveOnLocalhost(t, db)
 	lms.TrustToolKeySet(base+lti.JWKSPath, nil)
 
 	b := newBrowser(t)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"net/http"
@@ -103,12 +102,7 @@ func testLTIScoresSurviveKill(t *testing.T, db string) {
 		t.Fatal(err)
 	}
 	lesson := course.Lessons[0]
-	lms := ltiplatform.StartPlain(t, "learn-client", "deployment-1")
-	var out, errOut bytes.Buffer
-	if err := runLTI(context.Background(), []string{"add", "--db", db, "--issuer", lms.Issuer(), "--client-id", lms.ClientID,
-		"--deployment", lms.DeploymentID, "--login", lms.AuthURL(), "--token", lms.TokenURL(), "--jwks", lms.JWKSURL()}, &out, &errOut); err != nil {
-		t.Fatalf("lti add: %v\n%s", err, errOut.String())
-	}
+	lms := plainLMS(t, db)
 	addr := freeAddr(t)
 	base := "http://" + addr
 	flags := []string{"--public-url", base}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"learn/internal/ltiplatform"
 	"learn/postgres/pgtest"
 	"learn/store"
 )
@@ -176,4 +177,29 @@ func TestServeLTIRoutes(t *testing.T) {
 	if resp, body := get(t, newClient(t), base+"/lti/jwks"); resp.StatusCode != http.StatusNotFound || !strings.Contains(body, "--public-url") {
 		t.Errorf("GET /lti/jwks without a public URL = %d\n%s", resp.StatusCode, body)
 	}
+}
+
+// plainLMS starts a test LMS over plain HTTP on loopback and registers it
+// in the database db with "learn lti add", as an administrator would.
+func plainLMS(t *testing.T, db string) *ltiplatform.Platform {
+	t.Helper()
+	lms := ltiplatform.StartPlain(t, "learn-client", "deployment-1")
+	var out, errOut bytes.Buffer
+	if err := runLTI(context.Background(), []string{"add", "--db", db, "--issuer", lms.Issuer(), "--client-id", lms.ClientID,
+		"--deployment", lms.DeploymentID, "--login", lms.AuthURL(), "--token", lms.TokenURL(), "--jwks", lms.JWKSURL()}, &out, &errOut); err != nil {
+		t.Fatalf("lti add: %v\n%s", err, errOut.String())
+	}
+	return lms
+}
+
+// serveOnLocalhost runs learn in this process on db with its public
+// address on localhost (where Chromium keeps Secure cookies over http,
+// and which is another site than the test LMS's 127.0.0.1) and returns
+// that address.
+func serveOnLocalhost(t *testing.T, db string) string {
+	t.Helper()
+	addr := freeAddr(t)
+	base := "http://localhost:" + addr[strings.LastIndex(addr, ":")+1:]
+	startServerWith(t, db, func(cfg *serveConfig) { cfg.addr, cfg.publicURL = addr, base })
+	return base
 }
