@@ -58,6 +58,12 @@ func TestReplicas(t *testing.T) {
 	for _, r := range []*replica{a, b} {
 		r.waitReady(t)
 	}
+	// Pages and gradings work once /readyz answers, but gradings use the
+	// fresh start until the snapshot images are built: the throughputs
+	// below are of the start learn serves with, so wait for the images.
+	for _, r := range []*replica{a, b} {
+		r.waitImages(t)
+	}
 	both := startNginx(t, nginx, a.addr, b.addr)
 	loop := loopLessons(t)
 	dur := time.Duration(seconds) * time.Second
@@ -167,7 +173,7 @@ func startReplica(t *testing.T, bin, db, name string) *replica {
 	// and the test counts a 503 as a failure). Every learner reaches the
 	// replicas from nginx's address, so the per-address limits are off,
 	// as the README says to set them behind a proxy.
-	r.cmd = exec.Command(bin, "serve", "--addr", r.addr, "--db", db, "--log-level", "warn",
+	r.cmd = exec.Command(bin, "serve", "--addr", r.addr, "--db", db, "--log-level", "info",
 		"--sandbox-cache", filepath.Join(dir, "sandbox-cache"), "--python-wasm", wasm,
 		"--run-queue", "400", "--run-queue-wait", "2m", "--runs-per-minute-per-address", "0", "--posts-per-minute-per-address", "0")
 	r.cmd.Stdout, r.cmd.Stderr = logf, logf
@@ -215,6 +221,32 @@ func (r *replica) waitReady(t *testing.T) {
 			t.Fatalf("replica %s not ready after 10 minutes", r.name)
 		}
 		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// waitImages waits until the replica's log says its interpreters start
+// from snapshot images, or that the snapshot start is off (then the test
+// measures the fresh start, and says so).
+func (r *replica) waitImages(t *testing.T) {
+	t.Helper()
+	start := time.Now()
+	for deadline := start.Add(10 * time.Minute); ; {
+		b, _ := os.ReadFile(r.log)
+		switch {
+		case strings.Contains(string(b), "interpreters start from snapshot images"):
+			t.Logf("replica %s: interpreters start from snapshot images (%v after ready)", r.name, time.Since(start).Round(time.Second))
+			return
+		case strings.Contains(string(b), "the snapshot start is off"):
+			t.Logf("replica %s grades with the fresh start: the snapshot start is off", r.name)
+			return
+		case time.Now().After(deadline):
+			t.Fatalf("replica %s: no snapshot images after 10 minutes:\n%s", r.name, tail(string(b), 40))
+		}
+		select {
+		case <-r.exited:
+			t.Fatalf("replica %s exited:\n%s", r.name, tail(string(b), 40))
+		case <-time.After(250 * time.Millisecond):
+		}
 	}
 }
 
