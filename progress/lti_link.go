@@ -8,12 +8,13 @@ package progress
 //
 // What a link does: the LMS user's row in lti_users names the word-made
 // learner from then on, so every later launch, on any device, is that
-// learner; the memberships, opened lessons, extensions, line items and
-// scores of the learner the first launch made move to it, and that learner
-// is deleted. learn does not merge two learners' work: a link is refused
-// while the LMS-made learner has progress of its own (XP, answers, code,
-// reviews, Q&A), which is why it is offered on the learner's page from
-// their first launch on.
+// learner; what the learner the first launch made did since (memberships,
+// lessons, XP, answers, quiz attempts, code, hints, reviews, Q&A, line
+// items and scores) joins the word-made learner's, and that learner is
+// deleted. Where both did the same thing (an award, a lesson, a review
+// card), the word-made learner's record stays, so nothing counts twice; a
+// lesson keeps the earlier opening and completion of the two, and quiz
+// attempts are numbered after the word-made learner's.
 
 import (
 	"context"
@@ -34,14 +35,11 @@ type LTILinkStore interface {
 	// FindLTILinkByLearner returns the link that took the word-made
 	// learner; errors wrap ErrNotFound.
 	FindLTILinkByLearner(ctx context.Context, learnerID string) (LTILink, error)
-	// HasLearningProgress reports whether the learner has progress beyond
-	// their class memberships and the lessons they opened.
-	HasLearningProgress(ctx context.Context, learnerID string) (bool, error)
 	// LinkLTIUser makes the link in one transaction (see the package
 	// comment of lti_link.go). It wraps ErrConflict, and changes nothing,
 	// when the LMS user linked already, the learner was linked already or
 	// belongs to an LMS user, the LMS user's row no longer names
-	// FromLearnerID, or that learner has progress (HasLearningProgress).
+	// FromLearnerID; else it merges that learner into the word-made one.
 	LinkLTIUser(ctx context.Context, l LTILink) error
 }
 
@@ -132,8 +130,7 @@ func (s *Service) ProveWordsLearner(ctx context.Context, a Actor, in LearnerSign
 //
 // Errors: Forbidden when a is no LMS account's learner, the account linked
 // already, the learner was linked to an LMS account already or is one, or
-// is no longer in the class; Invalid when the account's own learner has
-// progress of its own, which learn cannot merge.
+// is no longer in the class.
 func (s *Service) LinkWordsLearner(ctx context.Context, a Actor, classID int64, learnerID string) (WordsLearner, error) {
 	u, err := s.linkingUser(ctx, a)
 	if err != nil {
@@ -194,11 +191,6 @@ func (s *Service) linkProblem(ctx context.Context, u LTIUser, learnerID string) 
 		return refused("Your LMS account already took over the progress you made with secret words; a link is made once and cannot be undone or changed. If this is wrong, ask your teacher.")
 	} else if !errors.Is(err, ErrNotFound) {
 		return err
-	}
-	if has, err := s.lti.HasLearningProgress(ctx, u.LearnerID); err != nil {
-		return err
-	} else if has {
-		return invalid("Your LMS account has progress of its own in learn already (XP, answers, code or questions), and learn cannot merge two learners' progress, so it cannot take over your secret-words progress. Ask your teacher: they can see both.")
 	}
 	if learnerID == "" {
 		return nil

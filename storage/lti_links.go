@@ -14,47 +14,80 @@ import (
 
 var _ progress.LTILinkStore = (*DB)(nil)
 
-// learningTables are the tables whose rows are a learner's own work: a
-// learner with a row in any of them has progress a link would have to
-// merge (lesson_progress counts once a lesson is completed; an opened
-// lesson moves with the link).
-var learningTables = []string{
-	"xp_awards", "attempts", "submissions", "exercise_code", "quiz_attempts", "exercise_hints", "review_cards",
-	"qa_helpful", "qa_reports",
+// mergedTables are the rows of the LMS-made learner that a link gives to
+// the word-made learner, each with the columns that, beside the learner's
+// column, make a row unique (empty for a table of one row per learner,
+// nil for a log whose rows all move): where both learners have a row, the
+// word-made learner's stays (so an award both earned counts once) and the
+// other's goes with the learner it belonged to. lesson_progress is merged
+// first (the earlier opening and completion win) and quiz_attempts
+// renumbered (mergeQuizAttempts), so that their rows then move without a
+// clash.
+var mergedTables = []struct {
+	table, column string
+	key           []string
+}{
+	{"class_members", "learner_id", []string{"class_id"}},
+	{"removed_members", "learner_id", []string{"class_id"}},
+	{"lesson_progress", "learner_id", []string{"lesson_slug"}},
+	{"assignment_extensions", "learner_id", []string{"class_id", "lesson_slug"}},
+	{"lti_line_items", "learner_id", []string{"platform_id", "resource_link_id"}},
+	{"lti_scores", "learner_id", []string{"platform_id", "line_item"}},
+	{"xp_awards", "learner_id", []string{"award_key"}},
+	{"widget_passes", "learner_id", []string{"lesson_slug", "widget_id"}},
+	{"first_tries", "learner_id", []string{"kind", "lesson_slug", "widget_id"}},
+	{"exercise_code", "learner_id", []string{"exercise_id"}},
+	{"exercise_hints", "learner_id", []string{"exercise_id"}},
+	{"review_cards", "learner_id", []string{"item_key"}},
+	{"results_to_show", "learner_id", []string{"lesson_slug"}},
+	{"qa_helpful", "learner_id", []string{"post_id"}},
+	{"qa_reports", "learner_id", []string{"post_id"}},
+	{"qa_names", "learner_id", []string{}},
+	{"quiz_attempts", "learner_id", nil},
+	{"attempts", "learner_id", nil},
+	{"attempt_resets", "learner_id", nil},
+	{"submissions", "learner_id", nil},
+	{"submission_failures", "learner_id", nil},
+	{"qa_posts", "author_id", nil},
+	{"qa_notices", "learner_id", nil},
+	{"learner_devices", "learner_id", nil},
 }
 
-// hasProgressSQL is true when the learner (?1) has progress beyond their
-// memberships and opened lessons.
-var hasProgressSQL = func() string {
-	var parts []string
-	for _, t := range learningTables {
-		parts = append(parts, "EXISTS (SELECT 1 FROM "+t+" WHERE learner_id = ?1)")
+// moveSQL moves the rows of learner ?2 in table to learner ?1, but those
+// whose key ?1 has a row of already (all of them when key is nil).
+func moveSQL(table, column string, key []string) string {
+	q := "UPDATE " + table + " SET " + column + " = ?1 WHERE " + column + " = ?2"
+	if key == nil {
+		return q
 	}
-	parts = append(parts, "EXISTS (SELECT 1 FROM qa_posts WHERE author_id = ?1)",
-		"EXISTS (SELECT 1 FROM lesson_progress WHERE learner_id = ?1 AND completed_at IS NOT NULL)")
-	return "SELECT " + strings.Join(parts, " OR ")
-}()
-
-// movedTables are the rows of the LMS-made learner that a link gives to
-// the word-made learner, each with the columns that, beside learner_id,
-// make a row unique: a row the word-made learner already has stays theirs,
-// and the other's goes with the learner it belonged to.
-var movedTables = []struct{ table, key string }{
-	{"class_members", "class_id"},
-	{"lesson_progress", "lesson_slug"},
-	{"assignment_extensions", "class_id, lesson_slug"},
-	{"lti_line_items", "platform_id, resource_link_id"},
-	{"lti_scores", "platform_id, line_item"},
+	cond := []string{"x." + column + " = ?1"}
+	for _, k := range key {
+		cond = append(cond, "x."+k+" = "+table+"."+k)
+	}
+	return q + " AND NOT EXISTS (SELECT 1 FROM " + table + " x WHERE " + strings.Join(cond, " AND ") + ")"
 }
 
-// HasLearningProgress reports whether the learner has progress beyond
-// their class memberships and the lessons they opened.
-func (s *DB) HasLearningProgress(ctx context.Context, learnerID string) (bool, error) {
-	var has bool
-	if err := s.row(ctx, hasProgressSQL, learnerID).Scan(&has); err != nil {
-		return false, fmt.Errorf("storage: learner's progress: %w", err)
+// mergeLessonProgressSQL gives learner ?1's lessons that learner ?2 opened
+// too the earlier opening and the earlier completion of the two.
+const mergeLessonProgressSQL = `UPDATE lesson_progress SET
+	opened_at = CASE WHEN f.opened_at < lesson_progress.opened_at THEN f.opened_at ELSE lesson_progress.opened_at END,
+	completed_at = CASE WHEN lesson_progress.completed_at IS NULL OR f.completed_at < lesson_progress.completed_at
+		THEN coalesce(f.completed_at, lesson_progress.completed_at) ELSE lesson_progress.completed_at END
+	FROM lesson_progress f
+	WHERE lesson_progress.learner_id = ?1 AND f.learner_id = ?2 AND f.lesson_slug = lesson_progress.lesson_slug`
+
+// mergeQuizAttempts numbers learner from's attempts of each quiz after
+// learner to's, in two steps so that no step makes two rows of one
+// learner share a number: first each number is negated, then moved past
+// the other learner's last.
+func mergeQuizAttempts(ctx context.Context, tx q, to, from string) error {
+	if _, err := tx.exec(ctx, "UPDATE quiz_attempts SET number = -number WHERE learner_id = ?", from); err != nil {
+		return err
 	}
-	return has, nil
+	_, err := tx.exec(ctx, `UPDATE quiz_attempts SET number = -number + coalesce((SELECT max(x.number) FROM quiz_attempts x
+		WHERE x.learner_id = ?1 AND x.lesson_slug = quiz_attempts.lesson_slug AND x.quiz_id = quiz_attempts.quiz_id), 0)
+		WHERE learner_id = ?2`, to, from)
+	return err
 }
 
 // FindLTIUserByLearner returns the LMS user whose learner this is.
@@ -92,17 +125,10 @@ func (s *DB) FindLTILinkByLearner(ctx context.Context, learnerID string) (progre
 // LinkLTIUser makes the link in one transaction: the link's row (whose
 // keys refuse a second link either way, on any server), the LMS user's
 // row pointed at the word-made learner (only while it still names the
-// LMS-made one), the LMS-made learner's memberships, opened lessons,
-// extensions, line items and scores moved, and that learner deleted.
+// LMS-made one), the LMS-made learner's rows merged into the word-made
+// learner's (mergedTables), and that learner deleted.
 func (s *DB) LinkLTIUser(ctx context.Context, l progress.LTILink) error {
 	err := s.inTx(ctx, func(tx q) error {
-		var has bool
-		if err := tx.row(ctx, hasProgressSQL, l.FromLearnerID).Scan(&has); err != nil {
-			return err
-		}
-		if has {
-			return fmt.Errorf("the LMS account's learner has progress of its own: %w", ErrConflict)
-		}
 		var taken int
 		if err := tx.row(ctx, "SELECT count(*) FROM lti_users WHERE learner_id = ?", l.LearnerID).Scan(&taken); err != nil {
 			return err
@@ -126,12 +152,18 @@ func (s *DB) LinkLTIUser(ctx context.Context, l progress.LTILink) error {
 		if n, err := res.RowsAffected(); err != nil || n != 1 {
 			return fmt.Errorf("the LMS account no longer names its first learner: %w", ErrConflict)
 		}
-		for _, m := range movedTables {
-			if _, err := tx.exec(ctx, "UPDATE "+m.table+" SET learner_id = ?1 WHERE learner_id = ?2 AND ("+m.key+") NOT IN (SELECT "+m.key+" FROM "+m.table+" WHERE learner_id = ?1)",
-				l.LearnerID, l.FromLearnerID); err != nil {
+		if _, err := tx.exec(ctx, mergeLessonProgressSQL, l.LearnerID, l.FromLearnerID); err != nil {
+			return fmt.Errorf("merge lesson_progress: %w", err)
+		}
+		if err := mergeQuizAttempts(ctx, tx, l.LearnerID, l.FromLearnerID); err != nil {
+			return fmt.Errorf("merge quiz_attempts: %w", err)
+		}
+		for _, m := range mergedTables {
+			if _, err := tx.exec(ctx, moveSQL(m.table, m.column, m.key), l.LearnerID, l.FromLearnerID); err != nil {
 				return fmt.Errorf("move %s: %w", m.table, err)
 			}
 		}
+		// What is left is what the word-made learner had already.
 		_, err = tx.exec(ctx, "DELETE FROM learners WHERE id = ?", l.FromLearnerID)
 		return err
 	})

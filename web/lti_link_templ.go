@@ -108,7 +108,7 @@ func ltiLinkPage(v LinkView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, " — becomes your LMS account's: every time you open learn from your LMS, on any device, you continue it, and your LMS course's class shows it. This can be done once and not undone.</p><form class=\"button-row\" method=\"post\" action=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, " — becomes your LMS account's: every time you open learn from your LMS, on any device, you continue it, and your LMS course's class shows it. What you did since you first opened learn from the LMS joins it (where you did the same thing twice, the secret-words record counts, once). This can be done once and not undone.</p><form class=\"button-row\" method=\"post\" action=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"learn/lessons"
 	"learn/progress"
@@ -184,16 +185,79 @@ func testLTILinkWords(t *testing.T, s Backend) {
 	if _, err := w.link(other, progress.LearnerSignIn{Code: progress.ClassCode(w.lms), Name: lmsMember.Name, Secret: lmsMember.Secret, Address: "192.0.2.1"}); kindOf(err) != progress.Forbidden {
 		t.Errorf("linking to the account's own learner: %v, want Forbidden", err)
 	}
-	// An LMS-made learner with progress of its own is refused: learn does
-	// not merge.
-	if err := record(s, other.ID, "b", "quiz", true, t0, progress.AttemptEffects{Award: &progress.Award{Key: "quiz:b", Amount: 5, Reason: "Passed"}}); err != nil {
+}
+
+// testLTILinkMerge links an LMS user whose own learner earned progress
+// since its first launch: the two learners' work joins, what both did
+// counts once (the word-made learner's record), a lesson keeps the
+// earlier completion, and quiz attempts are numbered after the word-made
+// learner's.
+func testLTILinkMerge(t *testing.T, s Backend) {
+	ctx := context.Background()
+	w := newLinkWorld(t, s)
+	bea, secret := w.joiner(t, "bea-words", "Bea", 0)
+	lms := w.launch(t, "bea-lms")
+	quiz := func(learner string, number int, passed bool, at time.Time, award *progress.Award, complete bool) {
+		t.Helper()
+		q := &progress.QuizAttempt{LearnerID: learner, LessonSlug: "a", QuizID: "quiz", Number: number, Draw: "{}", Passed: passed, StartedAt: at, FinishedAt: at}
+		if err := record(s, learner, "a", "quiz", passed, at, progress.AttemptEffects{Award: award, CompleteLesson: complete, Quiz: q}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The word-made learner: two attempts at lesson a's quiz, the second
+	// passed (30 XP), lesson a completed at t0+2h.
+	quiz(bea, 1, false, t0.Add(time.Hour), nil, false)
+	quiz(bea, 2, true, t0.Add(2*time.Hour), &progress.Award{Key: "quiz:a", Amount: 30, Reason: "Passed"}, true)
+	// The LMS-made learner, since: one attempt at the same quiz, passed,
+	// with the same award (it must not count twice), an award of lesson
+	// b (5 XP) that completes b, and b's saved code.
+	quiz(lms.ID, 1, true, t0.Add(3*time.Hour), &progress.Award{Key: "quiz:a", Amount: 30, Reason: "Passed"}, true)
+	if err := record(s, lms.ID, "b", "quiz", true, t0.Add(4*time.Hour), progress.AttemptEffects{Award: &progress.Award{Key: "quiz:b", Amount: 5, Reason: "Passed"}, CompleteLesson: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.app.LinkWordsLearner(ctx, other, w.words.ID, bea); kindOf(err) != progress.Invalid {
-		t.Errorf("linking an LMS learner with progress: %v, want Invalid", err)
+	proven, err := w.app.ProveWordsLearner(ctx, lms, w.words8("Bea", secret))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got := w.launch(t, "other"); got.ID != other.ID {
-		t.Errorf("a refused link changed the launch's learner")
+	if _, err := w.app.LinkWordsLearner(ctx, lms, proven.ClassID, proven.LearnerID); err != nil {
+		t.Fatalf("linking an LMS learner with progress of its own: %v", err)
+	}
+	next := w.launch(t, "bea-lms")
+	if next.ID != bea {
+		t.Fatalf("the next launch is learner %s, want %s", next.ID, bea)
+	}
+	if xp, err := s.TotalXP(ctx, bea); err != nil || xp != 35 {
+		t.Errorf("XP after the merge = %d, %v; want 35 (30 once, and 5)", xp, err)
+	}
+	lessons, err := s.ProgressByLesson(ctx, bea)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := map[string]bool{}
+	for _, p := range lessons {
+		if p.Completed() {
+			done[p.LessonSlug] = true
+		}
+	}
+	if !done["a"] || !done["b"] {
+		t.Errorf("completed lessons after the merge = %v, want a and b", done)
+	}
+	attempts, err := s.QuizAttempts(ctx, bea, "a", "quiz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var numbers []int
+	for _, q := range attempts {
+		numbers = append(numbers, q.Number)
+	}
+	if fmt.Sprint(numbers) != "[1 2 3]" || !attempts[2].FinishedAt.Equal(t0.Add(3*time.Hour)) {
+		t.Errorf("quiz attempts after the merge = %v (%+v), want 1 and 2 the word-made learner's, 3 the LMS one's", numbers, attempts)
+	}
+	if _, err := s.FindMember(ctx, w.lms, bea); err != nil {
+		t.Errorf("the merged learner is not in the LMS course's class: %v", err)
+	}
+	if xp, err := s.TotalXP(ctx, lms.ID); err != nil || xp != 0 {
+		t.Errorf("the LMS-made learner kept XP %d, %v", xp, err)
 	}
 }
 

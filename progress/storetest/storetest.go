@@ -106,7 +106,8 @@ func Run(t *testing.T, open Open) {
 		{"LTI", []test{ // progress.LTIStore and LaunchLTI through the core (lti.go)
 			{"Links", testLTILinks},
 			{"LaunchRace", testLTILaunchRace},
-			{"LinkWords", testLTILinkWords}, // lti_link.go
+			{"LinkWords", testLTILinkWords},
+			{"LinkMerge", testLTILinkMerge}, // lti_link.go
 			{"LinkRace", testLTILinkRace},   // lti_link.go
 		}},
 		{"Secrets", []test{ // progress.SecretStore (secrets.go)
