@@ -54,6 +54,10 @@ type LTILink struct {
 	// deleted).
 	ClassID  int64
 	LinkedAt time.Time
+	// Scores are the course's lessons' scores (LMSScore), which the store
+	// queues again after the merge, as of LinkedAt, for every LMS line
+	// item the learner has then: the gradebook gets the merged XP at once.
+	Scores []LMSScore
 }
 
 // LTILinkStatus is what a learner's own page says about linking.
@@ -154,6 +158,9 @@ func (s *Service) LinkWordsLearner(ctx context.Context, a Actor, classID int64, 
 		return WordsLearner{}, err
 	}
 	l := LTILink{Issuer: u.Issuer, Subject: u.Subject, LearnerID: learnerID, FromLearnerID: u.LearnerID, ClassID: classID, LinkedAt: s.now()}
+	for _, lesson := range s.Course().Lessons {
+		l.Scores = append(l.Scores, *lmsScore(lesson))
+	}
 	if err := s.lti.LinkLTIUser(ctx, l); errors.Is(err, ErrConflict) {
 		// Another request made or spoiled the link meanwhile: say which
 		// rule it broke, as read now.

@@ -126,7 +126,8 @@ func (s *DB) FindLTILinkByLearner(ctx context.Context, learnerID string) (progre
 // keys refuse a second link either way, on any server), the LMS user's
 // row pointed at the word-made learner (only while it still names the
 // LMS-made one), the LMS-made learner's rows merged into the word-made
-// learner's (mergedTables), and that learner deleted.
+// learner's (mergedTables), that learner deleted, and the lessons' scores
+// queued again for the line items the learner has now (l.Scores).
 func (s *DB) LinkLTIUser(ctx context.Context, l progress.LTILink) error {
 	err := s.inTx(ctx, func(tx q) error {
 		var taken int
@@ -164,8 +165,15 @@ func (s *DB) LinkLTIUser(ctx context.Context, l progress.LTILink) error {
 			}
 		}
 		// What is left is what the word-made learner had already.
-		_, err = tx.exec(ctx, "DELETE FROM learners WHERE id = ?", l.FromLearnerID)
-		return err
+		if _, err = tx.exec(ctx, "DELETE FROM learners WHERE id = ?", l.FromLearnerID); err != nil {
+			return err
+		}
+		for _, sc := range l.Scores {
+			if err := queueScore(ctx, tx, l.LearnerID, sc, l.LinkedAt); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("storage: link LMS user to a learner: %w", err)

@@ -103,6 +103,44 @@ func testLTIScores(t *testing.T, open func(t *testing.T) *DB) {
 		}
 	})
 
+	t.Run("LinkQueuesTheMergedScore", func(t *testing.T) {
+		// l1 is an LMS user's first learner with a line item and a widget
+		// award, sent; "words" made 40 XP in the lesson with secret words
+		// before. The link queues the merged score (45) at once.
+		s, p, classID := setup(t)
+		widget(s, "l1", "w1", now)
+		sent := claim(s, now, "lease-1")
+		if len(sent) != 1 {
+			t.Fatalf("claimed %d scores, want 1", len(sent))
+		}
+		if err := s.FinishScore(ctx, sent[0], lti.ScoreResult{State: lti.ScoreSent, Status: 200, Answer: "200 OK", At: now}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.EnsureLearner(ctx, "words", now); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.RecordAttempt(ctx, progress.Attempt{LearnerID: "words", LessonSlug: lesson, WidgetID: "q", Kind: "quiz", Score: 5, Total: 5, Passed: true, Answers: "{}", At: now.Add(-time.Hour)},
+			progress.AttemptEffects{Award: &progress.Award{Key: "quiz:" + lesson + ":q", Amount: 40, Reason: "r"}, CompleteLesson: true}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CreateLTIUser(ctx, progress.LTIUser{Issuer: p.Issuer, Subject: "sub-l1", LearnerID: "l1", CreatedAt: now}); err != nil {
+			t.Fatal(err)
+		}
+		linkedAt := now.Add(time.Minute)
+		if err := s.LinkLTIUser(ctx, progress.LTILink{Issuer: p.Issuer, Subject: "sub-l1", LearnerID: "words", FromLearnerID: "l1", LinkedAt: linkedAt,
+			Scores: []progress.LMSScore{*score}}); err != nil {
+			t.Fatal(err)
+		}
+		got := claim(s, linkedAt, "lease-2")
+		if len(got) != 1 || got[0].LearnerID != "words" || got[0].Given != 45 || !got[0].Completed || !got[0].At.Equal(linkedAt) || got[0].UserID != "sub-l1" {
+			t.Fatalf("after the link, claimed %+v; want the merged score 45 of the linked learner, completed, at the link", got)
+		}
+		states, err := s.ClassLTIScores(ctx, classID)
+		if err != nil || len(states) != 1 || states[0].LearnerID != "words" {
+			t.Errorf("ClassLTIScores after the link = %+v, %v", states, err)
+		}
+	})
+
 	t.Run("CompletionAndSubmission", func(t *testing.T) {
 		s, _, _ := setup(t)
 		_, err := s.RecordAttempt(ctx, progress.Attempt{LearnerID: "l2", LessonSlug: lesson, WidgetID: "q", Kind: "quiz", Score: 5, Total: 5, Passed: true, Answers: "{}", At: now},
