@@ -153,7 +153,7 @@ func (s *Server) blockedLogin(w http.ResponseWriter, r *http.Request, in lti.Log
 	if err != nil {
 		return err
 	}
-	allowFraming(w.Header(), strings.Join(lti.FrameOrigins(lti.Launched{Platform: p}), " "))
+	allowPlatformFraming(w.Header(), p)
 	w.Header().Set("Cache-Control", "no-store")
 	newTab := lti.LoginPath + "?" + loginQuery(in, "").Encode()
 	if storage == "" {

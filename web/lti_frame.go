@@ -32,6 +32,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -135,6 +136,32 @@ func allowFraming(h http.Header, origins string) {
 	delete(h, "X-Frame-Options")
 }
 
+// cspOrigins is the launch's frame origins (lti.FrameOrigins) that can
+// stand in a policy's frame-ancestors.
+func cspOrigins(l lti.Launched) []string {
+	var out []string
+	for _, o := range lti.FrameOrigins(l) {
+		if cspSource(o) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// allowPlatformFraming lets the platform p frame the answer: its issuer
+// and authorisation origins, with also (origins allowed already).
+func allowPlatformFraming(h http.Header, p lti.Platform, also ...string) {
+	origins := also
+	for _, o := range cspOrigins(lti.Launched{Platform: p}) {
+		if !slices.Contains(origins, o) {
+			origins = append(origins, o)
+		}
+	}
+	if len(origins) > 0 {
+		allowFraming(h, strings.Join(origins, " "))
+	}
+}
+
 // framedPolicy is policy with origins in its frame-ancestors.
 func framedPolicy(policy, origins string) string {
 	return strings.Replace(policy, "frame-ancestors 'none'", "frame-ancestors "+origins, 1)
@@ -162,12 +189,7 @@ func setCookie(w http.ResponseWriter, r *http.Request, c *http.Cookie) {
 // setFrameCookie lets the launch's LMS frame this browser's pages, and
 // returns r marked so, for the cookies the launch sets next.
 func (s *Server) setFrameCookie(w http.ResponseWriter, r *http.Request, l lti.Launched) (*http.Request, error) {
-	var origins []string
-	for _, o := range lti.FrameOrigins(l) {
-		if cspSource(o) {
-			origins = append(origins, o)
-		}
-	}
+	origins := cspOrigins(l)
 	if len(origins) == 0 {
 		return r, nil
 	}
@@ -262,7 +284,7 @@ func (s *Server) relayLaunch(w http.ResponseWriter, r *http.Request, target stri
 	if err != nil {
 		return err
 	}
-	allowFraming(w.Header(), strings.Join(lti.FrameOrigins(lti.Launched{Platform: p}), " "))
+	allowPlatformFraming(w.Header(), p)
 	w.Header().Set("Cache-Control", "no-store")
 	v := LTIStorageView{Page: s.page(r, "Opening learn", ""), Target: target, Origin: lti.Origin(p.AuthURL),
 		Key: storageKeyPrefix + state, Next: lti.LaunchPath, IDToken: idToken, State: state}

@@ -14,7 +14,6 @@ package web
 import (
 	"log/slog"
 	"net/http"
-	"slices"
 	"strings"
 
 	"learn/lti"
@@ -52,13 +51,5 @@ func (s *Server) frameRefusal(w http.ResponseWriter, r *http.Request) {
 		s.log.DebugContext(r.Context(), "LTI refusal page not framed", slog.String("path", r.URL.Path), slog.Any("err", err))
 		return
 	}
-	origins := strings.Fields(framedBy(r.Context()))
-	for _, o := range lti.FrameOrigins(lti.Launched{Platform: p}) {
-		if cspSource(o) && !slices.Contains(origins, o) {
-			origins = append(origins, o)
-		}
-	}
-	if len(origins) > 0 {
-		allowFraming(w.Header(), strings.Join(origins, " "))
-	}
+	allowPlatformFraming(w.Header(), p, strings.Fields(framedBy(r.Context()))...)
 }
