@@ -66,6 +66,14 @@ func (s *Server) linkPage(r *http.Request) LinkView {
 	return LinkView{Page: s.page(r, "Take your secret-words progress along", "classes")}
 }
 
+// redrawLink draws the form v again with the problem its post met.
+func redrawLink(v LinkView) redrawFunc {
+	return func(w http.ResponseWriter, r *http.Request, status int, message string) error {
+		v.Error = message
+		return renderStatus(w, r, status, ltiLinkPage(v))
+	}
+}
+
 // linkShow draws the form, or says the link was made already.
 func (s *Server) linkShow(w http.ResponseWriter, r *http.Request) error {
 	v := s.linkPage(r)
@@ -89,10 +97,7 @@ func (s *Server) linkProve(w http.ResponseWriter, r *http.Request) error {
 	proven, err := s.app.ProveWordsLearner(r.Context(), a, progress.LearnerSignIn{Code: v.Code, Name: v.Name, Secret: r.PostFormValue("secret"),
 		Address: clientAddress(r), UserAgent: r.UserAgent()})
 	if err != nil {
-		return withForm(err, func(w http.ResponseWriter, r *http.Request, status int, message string) error {
-			v.Error = message
-			return renderStatus(w, r, status, ltiLinkPage(v))
-		})
+		return withForm(err, redrawLink(v))
 	}
 	sealed, err := s.linkSeal.sealFor(linkProof{ClassID: proven.ClassID, Learner: proven.LearnerID, Expires: s.now().Add(linkLifetime)}, a.ID)
 	if err != nil {
@@ -115,11 +120,7 @@ func (s *Server) linkConfirm(w http.ResponseWriter, r *http.Request) error {
 	}
 	linked, err := s.app.LinkWordsLearner(r.Context(), a, p.ClassID, p.Learner)
 	if err != nil {
-		return withForm(err, func(w http.ResponseWriter, r *http.Request, status int, message string) error {
-			v := s.linkPage(r)
-			v.Error = message
-			return renderStatus(w, r, status, ltiLinkPage(v))
-		})
+		return withForm(err, redrawLink(s.linkPage(r)))
 	}
 	if err := s.setLearnerCookie(w, r, linked.LearnerID, ""); err != nil {
 		return err
