@@ -197,7 +197,7 @@ func (t *Tool) register(ctx context.Context, cfg PlatformConfig, registrationTok
 		if status == http.StatusUnauthorized || status == http.StatusForbidden {
 			problem += " Its registration token may have expired or served already."
 		}
-		return Platform{}, refuse("registration", problem, fix, fmt.Errorf("lti: register: %s answered %d: %s", cfg.RegistrationURL, status, truncateBytes(answer, 300)))
+		return Platform{}, refuse("registration", problem, fix, fmt.Errorf("lti: register: %s answered %d: %s", cfg.RegistrationURL, status, Excerpt(string(answer))))
 	}
 	var got struct {
 		ClientID string `json:"client_id"`
@@ -207,7 +207,7 @@ func (t *Tool) register(ctx context.Context, cfg PlatformConfig, registrationTok
 	}
 	if err := json.Unmarshal(answer, &got); err != nil || got.ClientID == "" {
 		return Platform{}, refuse("registration", "The LMS's answer to learn's registration names no client id.", fix,
-			errors.Join(err, fmt.Errorf("lti: register: answer %s", truncateBytes(answer, 300))))
+			errors.Join(err, fmt.Errorf("lti: register: answer %s", Excerpt(string(answer)))))
 	}
 	// Some LMSs deploy a registered tool later and name no deployment in
 	// their answer: the platform is kept without one, and its first
@@ -359,12 +359,4 @@ func (t *Tool) fetch(req *http.Request) ([]byte, int, error) {
 		return nil, resp.StatusCode, fmt.Errorf("lti: the answer of %s: %w", req.URL.Redacted(), errTooLarge)
 	}
 	return body, resp.StatusCode, nil
-}
-
-// truncateBytes is b as text, cut to n bytes.
-func truncateBytes(b []byte, n int) string {
-	if len(b) > n {
-		return string(b[:n]) + "…"
-	}
-	return string(b)
 }
